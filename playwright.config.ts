@@ -1,0 +1,27 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './e2e/support/browser';
+
+const port = Number(process.env.FLOWPLAY_E2E_PORT ?? 8311);
+
+// The suite drives Debian's Chromium (Playwright's own browser download does not work here)
+// against `flowplay serve`, the same server `npm start` runs.
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results/e2e',
+  timeout: 60_000,
+  workers: 1,
+  retries: 0,
+  use: {
+    baseURL: `http://127.0.0.1:${port}/`,
+    launchOptions: chromiumLaunchOptions(),
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: `node bin/flowplay.js serve --port ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'pipe',
+  },
+});
