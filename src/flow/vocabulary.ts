@@ -275,8 +275,10 @@ export const symbols: readonly string[] = [
   '|', '->', '<-', '=', '==', '!=', '<', '<=', '>', '>=', '+', '-', '.', '..', '...', ':', ',', '{', '}', '(', ')', '[', ']',
 ];
 
-/** The kinds a `match` pattern hole may read itself as: `{age:int}`. */
-export const matchPatternKinds: readonly string[] = ['int', 'number', 'bool', 'word', 'line', 'rest', 'duration', 'time', 'json'];
+/** The kinds a `match` pattern hole may read itself as: `{age:int}`; `string` is the default. */
+export const matchPatternKinds: readonly string[] = [
+  'string', 'int', 'number', 'bool', 'word', 'line', 'rest', 'duration', 'time', 'json',
+];
 
 export interface EntryPortWord {
   readonly name: string;
