@@ -191,8 +191,8 @@ export interface CallPortRef extends RefBase {
 export interface NodeRef extends RefBase {
   readonly kind: 'node';
   readonly name: string;
-  /** `node(id)` attaches to the node with that id instead of making one. */
-  readonly id: Expr | null;
+  /** `node(id)` attaches to the node with that id instead of making one; null for `node()`. */
+  readonly attach: Expr | null;
   /** The node map it lands in; empty for the map of the action running the flow. */
   readonly nodeMap: string;
 }
@@ -670,7 +670,7 @@ export function valueRefsOf(ref: Ref): RefId[] {
     case 'expr':
       return exprRefs(ref.expr);
     case 'node':
-      return exprRefs(ref.id);
+      return exprRefs(ref.attach);
     case 'derived': {
       const stage = ref.stage;
       const found: RefId[] = [];
