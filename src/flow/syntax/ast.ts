@@ -28,6 +28,11 @@
  * every such place are reported by `parseFlow` — a consumer never has to re-diagnose syntax.
  */
 
+import type { StageArgumentKind } from '../vocabulary';
+
+/** The argument kinds of stages, as the vocabulary names them. */
+export type { StageArgumentKind };
+
 /** A half-open range of UTF-16 offsets into the source. */
 export interface Span {
   readonly from: number;
@@ -231,21 +236,6 @@ export interface LogTail {
   readonly format: string | null;
   readonly arguments: readonly Expression[];
 }
-
-/** The argument kinds of stages, named as the vocabulary names them. */
-export type StageArgumentKind =
-  | 'none'
-  | 'number'
-  | 'string'
-  | 'string?'
-  | 'expr'
-  | 'expr?'
-  | 'stream'
-  | 'sort-key'
-  | 'fold'
-  | 'duration'
-  | 'log'
-  | 'logf';
 
 /**
  * A stage's argument, shaped by what the stage takes. A value that was required but missing is

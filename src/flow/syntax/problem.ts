@@ -10,34 +10,12 @@
  * `repeated-modifier`, `one-of-not-a-list`, `one-of-empty`). Everything the reference's resolver
  * reports is the checker's.
  *
- * Offsets are UTF-16 offsets into the source, half-open; the diagnostics module converts them to
- * the `flow.diagnostics/v1` positions (1-based line, column in code points, UTF-8 byte offset).
+ * A problem is the diagnostics module's {@link Problem} (UTF-16 offsets, half-open), plus the
+ * severity the reference's parser gave it — which differs from the code table's for one code:
+ * the parser reports `flow.form.count-not-positive` as an error.
  */
+import type { Problem, Severity } from '../diagnostics';
 
-export type SyntaxSeverity = 'error' | 'warning';
-
-/** One replacement of the source text; offsets as in {@link SyntaxProblem}. */
-export interface SyntaxEdit {
-  readonly from: number;
-  readonly to: number;
-  readonly text: string;
-}
-
-/** A repair an editor can offer. */
-export interface SyntaxFix {
-  readonly label: string;
-  readonly edits: readonly SyntaxEdit[];
-}
-
-export interface SyntaxProblem {
-  /** The reference's code, e.g. `flow.syntax.unexpected`. */
-  readonly code: string;
-  readonly severity: SyntaxSeverity;
-  /** What is wrong and how to fix it, in the reference's words ("Expected X, found 'Y'."). */
-  readonly message: string;
-  readonly from: number;
-  readonly to: number;
-  /** The flow (or struct) the problem is in, by name; absent outside one and in the entry flow. */
-  readonly flow?: string;
-  readonly fixes: readonly SyntaxFix[];
+export interface SyntaxProblem extends Problem {
+  readonly severity: Severity;
 }
