@@ -1,0 +1,55 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('workspace', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/');
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/');
+  });
+
+  test('an example opens in its own document, with undo history kept per document', async ({ page }, testInfo) => {
+    const editor = page.locator('.cm-content');
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('# typed into hello');
+    await page.getByRole('button', { name: 'Examples' }).click();
+    await page.getByRole('menuitem', { name: /Shell pipelines/ }).click();
+    await expect(page.getByRole('tab', { name: 'shell-pipeline' })).toHaveAttribute('aria-selected', 'true');
+    await expect(editor).toContainText('flow tick');
+
+    await page.getByRole('tab', { name: 'hello' }).click();
+    await expect(editor).toContainText('# typed into hello');
+    await editor.click();
+    await page.keyboard.press('Control+z');
+    await expect(editor).not.toContainText('# typed into hello');
+    await page.screenshot({ path: testInfo.outputPath('workspace-tabs.png') });
+  });
+
+  test('the theme button switches between system, light and dark', async ({ page }, testInfo) => {
+    const html = page.locator('html');
+    const button = page.getByRole('button', { name: /^Theme:/ });
+    await expect(button).toHaveAccessibleName(/System theme/);
+    await button.click();
+    await expect(html).toHaveAttribute('data-theme', 'light');
+    await button.click();
+    await expect(html).toHaveAttribute('data-theme', 'dark');
+    await page.screenshot({ path: testInfo.outputPath('theme-dark.png') });
+  });
+
+  test('a shared link opens the flow in the editor and does not run it', async ({ page, browser }) => {
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('# shared line');
+    await expect(page).toHaveURL(/#flow=z/);
+    const link = page.url();
+    expect(new URL(link).search).toBe('');
+
+    // A fresh context: nothing in its storage, as for someone the link was sent to.
+    const elsewhere = await browser.newContext();
+    const other = await elsewhere.newPage();
+    await other.goto(link);
+    await expect(other.locator('.cm-content')).toContainText('# shared line');
+    await expect(other.getByRole('status').filter({ hasText: 'It has not run' })).toBeVisible();
+    await elsewhere.close();
+  });
+});
