@@ -25,7 +25,7 @@ export interface ProblemEdit {
 export interface ProblemFix {
   /** What applying it does, as a menu item says it: "Replace '…' with '...'". */
   label: string;
-  edits: ProblemEdit[];
+  edits: readonly ProblemEdit[];
 }
 
 /**
@@ -42,7 +42,12 @@ export interface Problem {
   to: number;
   flow?: string;
   /** Offered only where exactly one edit is obviously right. */
-  fixes?: ProblemFix[];
+  fixes?: readonly ProblemFix[];
+  /**
+   * Overrides the code table's severity, for the rare report the reference makes at another
+   * severity than it publishes (its parser reports a bad `skip` count as an error).
+   */
+  severity?: Severity;
 }
 
 /** Half-open span, both ends as byte offset + line + column. */
@@ -110,7 +115,7 @@ export function toDiagnostic(problem: Problem, source: SourceText): Diagnostic {
   const to = Math.max(from, Math.min(problem.to, source.length));
   const diagnostic: Diagnostic = {
     code: problem.code,
-    severity: info?.severity ?? 'error',
+    severity: problem.severity ?? info?.severity ?? 'error',
     family: info?.family ?? familyOf(problem.code),
     message: problem.message,
     range: { start: source.position(from), end: source.position(to) },
