@@ -1,6 +1,8 @@
-import { decode as decodeMsgpack, encode as encodeMsgpack } from '@msgpack/msgpack';
+import { decode as decodeMsgpack } from '@msgpack/msgpack';
 import { Media, parseMimetype } from './media.js';
-import { StatusCode, StatusError } from './status.js';
+import { encodeMsgpackValue } from './msgpack-fields.js';
+import { Status, StatusCode, StatusError } from './status.js';
+import { packStatus, unpackStatus } from './status-codec.js';
 
 /**
  * Turns a tagged value into bytes and back, for the types whose payload is not a single plain
@@ -46,7 +48,11 @@ export function encodeValue(mimetype: string, value: unknown): Uint8Array {
     case Media.json:
       return encodeText(JSON.stringify(value ?? null));
     case Media.msgpack:
-      return encodeMsgpack(value, { useBigInt64: true });
+      return encodeMsgpackValue(value);
+    case Media.status:
+      if (value instanceof Status) return packStatus(value);
+      if (value instanceof Uint8Array) return value;
+      throw new StatusError(StatusCode.INVALID_ARGUMENT, `A ${typeof value} cannot be written as '${mimetype}': that media type takes a Status.`);
     default:
       if (value instanceof Uint8Array) return value;
       if (typeof value === 'string') return encodeText(value);
@@ -70,6 +76,8 @@ export function decodeValue(mimetype: string, bytes: Uint8Array): unknown {
         return bytes.length === 0 ? null : JSON.parse(decodeText(bytes));
       case Media.msgpack:
         return bytes.length === 0 ? null : decodeMsgpack(bytes);
+      case Media.status:
+        return unpackStatus(bytes);
       default:
         if (base.startsWith('text/')) return decodeText(bytes);
         return bytes;

@@ -28,7 +28,8 @@ export interface LogRecordOptions {
 /** A log record as it travels on `__log__`: the message, a timestamp and its attributes. */
 export function logChunk(message: unknown, options: LogRecordOptions = {}, now = Date.now()): Chunk {
   const attributes = new Map<string, Uint8Array>([['level', encodeText(options.level ?? DEFAULT_LOG_LEVEL)]]);
-  if (options.internal !== undefined) attributes.set('internal', encodeText(options.internal ? 'true' : 'false'));
+  // Always spelled out: readers in other languages treat a missing `internal` as false anyway.
+  attributes.set('internal', encodeText(options.internal ? 'true' : 'false'));
   if (options.channel) attributes.set('channel', encodeText(options.channel));
   if (options.file) attributes.set('file', encodeText(options.file));
   if (options.line !== undefined) attributes.set('lineno', encodeText(String(options.line)));
