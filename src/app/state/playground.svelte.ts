@@ -2,6 +2,7 @@ import { getContext, setContext } from 'svelte';
 import { examples } from '../examples';
 import { AddressSync } from './address.svelte';
 import { EditorBridge } from './editor-bridge.svelte';
+import { MicrophoneState } from './microphone.svelte';
 import { ThemeState } from './theme.svelte';
 import { Workspace } from './workspace.svelte';
 
@@ -14,6 +15,7 @@ export class Playground {
   readonly workspace = new Workspace({ name: 'hello', source: examples[0]!.source });
   readonly editor = new EditorBridge();
   readonly address = new AddressSync(this.workspace);
+  readonly microphone = new MicrophoneState();
 }
 
 const KEY = Symbol('playground');
