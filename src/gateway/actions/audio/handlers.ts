@@ -1,10 +1,8 @@
-import { decode as decodeMsgpack } from '@msgpack/msgpack';
 import type { ActionContext, ActionHandler } from '../../../wire/action.js';
 import { Chunk } from '../../../wire/chunk.js';
-import { parseMimetype } from '../../../wire/media.js';
 import type { ActionRegistry } from '../../../wire/registry.js';
 import { StatusCode, StatusError } from '../../../wire/status.js';
-import { AUDIO_BUFFER_MIMETYPE, AUDIO_BUFFER_TAG, decodeAudioBuffer, ensureAudioBufferCodec, toAudioBuffer, type AudioBuffer } from './audio-buffer.js';
+import { AUDIO_BUFFER_MIMETYPE, chunkToAudioBuffer, type AudioBuffer } from './audio-buffer.js';
 import type { Microphone } from './microphone.js';
 import {
   AUDIO_CAPTURE_EVENT_TAG,
@@ -26,7 +24,6 @@ export interface AudioActionsOptions {
 
 /** Registers list_audio_inputs, capture_audio, capture_transcription and transcribe_audio. */
 export function registerAudioActions(registry: ActionRegistry, options: AudioActionsOptions): ActionRegistry {
-  ensureAudioBufferCodec();
   return registry
     .register(listAudioInputsSchema, listAudioInputs(options.microphone))
     .register(captureAudioSchema, captureAudio(options.microphone))
@@ -138,24 +135,6 @@ async function* audioBuffers(ctx: ActionContext): AsyncGenerator<AudioBuffer> {
     if (chunk.isNull) continue;
     yield chunkToAudioBuffer(chunk);
   }
-}
-
-export function chunkToAudioBuffer(chunk: Chunk): AudioBuffer {
-  const { base, tag } = parseMimetype(chunk.mimetype);
-  if (tag === AUDIO_BUFFER_TAG) return toAudioBuffer(chunk.value);
-  if (base === 'application/x-msgpack' || base === 'application/octet-stream') {
-    try {
-      return decodeAudioBuffer(chunk.bytes);
-    } catch (error) {
-      // One msgpack value holding an AudioBuffer-shaped record, rather than the five-value form.
-      try {
-        return toAudioBuffer(decodeMsgpack(chunk.bytes));
-      } catch {
-        throw error;
-      }
-    }
-  }
-  return toAudioBuffer(chunk.value);
 }
 
 /** A stop on a `stop` control event, a little before the deadline, or on cancellation. */

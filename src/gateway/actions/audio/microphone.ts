@@ -102,7 +102,7 @@ function toBuffer(bytes: Buffer, sampleRate: number, channels: number): AudioBuf
       samples[channel * numFrames + frame] = bytes.readInt16LE((frame * channels + channel) * 2) / 32768;
     }
   }
-  return { samples, numChannels: channels, numFrames, sampleRate, endTime: BigInt(Date.now()) * 1_000_000n };
+  return { samples, channels, frames: numFrames, sampleRate, endTime: BigInt(Date.now()) * 1_000_000n };
 }
 
 function resolvedFormat(options: AudioInputOptions): { sampleRate: number; channels: number; bufferFrames: number } {

@@ -18,7 +18,7 @@ export class StreamingResampler {
   #carry: number | undefined;
 
   push(buffer: AudioBuffer): Int16Array {
-    if (buffer.numFrames === 0) return new Int16Array(0);
+    if (buffer.frames === 0) return new Int16Array(0);
     if (buffer.sampleRate !== this.#rate) {
       this.#rate = buffer.sampleRate;
       this.#position = 0;
@@ -42,11 +42,11 @@ export class StreamingResampler {
 }
 
 function mixToMono(buffer: AudioBuffer): Float32Array {
-  if (buffer.numChannels === 1) return buffer.samples;
-  const mono = new Float32Array(buffer.numFrames);
-  for (let channel = 0; channel < buffer.numChannels; channel++) {
-    const offset = channel * buffer.numFrames;
-    for (let frame = 0; frame < buffer.numFrames; frame++) mono[frame]! += buffer.samples[offset + frame]! / buffer.numChannels;
+  if (buffer.channels === 1) return buffer.samples;
+  const mono = new Float32Array(buffer.frames);
+  for (let channel = 0; channel < buffer.channels; channel++) {
+    const offset = channel * buffer.frames;
+    for (let frame = 0; frame < buffer.frames; frame++) mono[frame]! += buffer.samples[offset + frame]! / buffer.channels;
   }
   return mono;
 }
