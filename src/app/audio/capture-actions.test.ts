@@ -3,10 +3,9 @@ import { decodeAudioBuffer } from '../../wire/audio-buffer';
 import { Chunk } from '../../wire/chunk';
 import { LocalDispatcher } from '../../wire/local-dispatcher';
 import { ActionRegistry } from '../../wire/registry';
-import { defineAction, port } from '../../wire/schema';
 import { StatusCode } from '../../wire/status';
 import { registerCaptureActions } from './capture-actions';
-import { captureAudioSchema, captureTranscriptionSchema } from './schemas';
+import { captureAudioSchema, captureTranscriptionSchema, transcribeAudioSchema } from '../../gateway/actions/audio/schemas';
 import type { AudioSourceOpener, AudioSourceOptions, OpenAudioSource } from './source';
 
 /** A microphone that produces a ramp every few milliseconds, and a last partial block on stop. */
@@ -76,14 +75,14 @@ describe('capture_audio served by the page', () => {
     expect(levels).toContain(0.5);
   });
 
-  it('defaults to 16 kHz and 100 ms buffers, and keeps capturing when the control stream closes without stop', async () => {
+  it('defaults to 16 kHz and the capture block size, and keeps capturing when the control stream closes without stop', async () => {
     const { dispatcher, microphone } = setup();
     const call = dispatcher.invoke(captureAudioSchema);
     await call.input('options').finalize(Chunk.json({}));
     call.input('control_events').close();
     const reader = call.output('audio').reader();
     await reader.next();
-    expect(microphone.opened[0]!.options).toEqual({ sampleRate: 16000, blockFrames: 1600 });
+    expect(microphone.opened[0]!.options).toEqual({ sampleRate: 16000, blockFrames: 256 });
     await wait(20);
     expect(microphone.opened[0]!.stopped).toBe(false);
     call.cancel();
@@ -123,18 +122,7 @@ describe('capture_audio served by the page', () => {
 });
 
 describe('capture_transcription served by the page', () => {
-  const transcribeSchema = defineAction({
-    name: 'transcribe_audio',
-    description: 'test recogniser',
-    inputs: {
-      asr_options: port.json(undefined, { tag: 'a11.sdk.SpeechRecognizerOptions' }),
-      audio: port.msgpack('a11.sdk.AudioBuffer', { stream: true, required: true }),
-    },
-    outputs: {
-      events: port.json(undefined, { tag: 'a11.sdk.TranscriptionEvent', stream: true }),
-      transcription_pieces: port.text({ stream: true }),
-    },
-  });
+  const transcribeSchema = transcribeAudioSchema;
 
   it('sends the microphone to the gateway’s transcribe_audio and streams back what it heard', async () => {
     const { dispatcher, gatewayRegistry } = setup();
@@ -148,7 +136,7 @@ describe('capture_transcription served by the page', () => {
       await context.write('events', { kind: 'inference_stopped' });
     });
     const call = dispatcher.invoke(captureTranscriptionSchema);
-    await call.input('asr_options').finalize(Chunk.json({ model: 'small' }));
+    await call.input('asr_options').finalize(Chunk.json({ model: 'small', words: ['hello'] }));
     call.input('capture_options').close();
     const pieces = call.output('transcription_pieces').collect();
     const events = call.output('events').collect();
@@ -156,7 +144,7 @@ describe('capture_transcription served by the page', () => {
     await call.input('control_events').put(Chunk.json({ command: 'stop' }));
     expect((await call.done).ok).toBe(true);
     expect((await pieces).map((chunk) => chunk.value)).toEqual(['heard audio']);
-    expect(asrSeen).toEqual({ model: 'small' });
+    expect(asrSeen).toMatchObject({ model: 'small', words: ['hello'] });
     expect((await events).map((chunk) => (chunk.value as { kind: string }).kind)).toEqual([
       'capture_started',
       'inference_started',

@@ -15,10 +15,20 @@ import type { StreamNode } from '../../wire/node';
 import type { ActionRegistry } from '../../wire/registry';
 import type { ActionSchema } from '../../wire/schema';
 import { StatusCode, StatusError } from '../../wire/status';
-import { captureAudioSchema, captureTranscriptionSchema, type AudioInputOptions } from './schemas';
+// The gateway's own declarations (isomorphic files: zod and the wire layer only), so the page
+// serves exactly the ports a flow checked against the gateway's registry expects.
+import { captureAudioSchema, captureTranscriptionSchema } from '../../gateway/actions/audio/schemas';
+import {
+  AUDIO_CAPTURE_EVENT_TAG,
+  SPEECH_RECOGNIZER_OPTIONS_TAG,
+  TRANSCRIPTION_EVENT_TAG,
+  type AudioInputOptions,
+} from '../../gateway/actions/audio/options';
 import type { AudioBlock, AudioSourceOpener, OpenAudioSource } from './source';
 
 export const DEFAULT_SAMPLE_RATE = 16_000;
+/** Frames per buffer when the options name none (the reference's capture block). */
+export const DEFAULT_BLOCK_FRAMES = 256;
 /** Buffers a reader may fall behind before new ones are dropped (5 s of 100 ms buffers). */
 export const MAX_AUDIO_BACKLOG = 50;
 
@@ -55,13 +65,14 @@ function abortion(signal: AbortSignal): Promise<'abort'> {
   });
 }
 
-async function openFor(context: ActionContext, options: AudioInputOptions | undefined, open: AudioSourceOpener): Promise<OpenAudioSource> {
+async function openFor(context: ActionContext, options: Partial<AudioInputOptions> | undefined, open: AudioSourceOpener): Promise<OpenAudioSource> {
   const chosen = options ?? {};
   if (chosen.channels && chosen.channels > 1) {
     context.log(`The page captures mono; ${chosen.channels} channels were asked for and 1 is delivered.`, 'warning');
   }
   const sampleRate = chosen.sample_rate || DEFAULT_SAMPLE_RATE;
-  const blockFrames = chosen.buffer_frames || chosen.block_frames || Math.round(sampleRate / 10);
+  // As the reference: buffers of `buffer_frames`, or of the capture block size when that is 0.
+  const blockFrames = chosen.buffer_frames || chosen.block_frames || DEFAULT_BLOCK_FRAMES;
   return open({ sampleRate, blockFrames, ...(chosen.device_name ? { device: chosen.device_name } : {}) });
 }
 
@@ -98,12 +109,12 @@ async function captureUntilStopped(
 
 export function captureAudioHandler(open: AudioSourceOpener, hooks: CaptureHooks = {}): ActionHandler {
   return async (context) => {
-    const options = (await context.value('options')) as AudioInputOptions | undefined;
+    const options = (await context.value('options')) as Partial<AudioInputOptions> | undefined;
     const source = await openFor(context, options, open);
     const audio = context.output('audio');
     const events = context.output('events');
     let dropped = 0;
-    events.push(Chunk.json({ kind: 'started' }, 'a11.sdk.AudioCaptureEvent'));
+    events.push(Chunk.json({ kind: 'started' }, AUDIO_CAPTURE_EVENT_TAG));
     const deliver = (block: AudioBlock) => {
       if (audio.isClosed) return;
       if (audio.backlog >= MAX_AUDIO_BACKLOG) {
@@ -111,15 +122,15 @@ export function captureAudioHandler(open: AudioSourceOpener, hooks: CaptureHooks
         return;
       }
       if (dropped > 0) {
-        events.push(Chunk.json({ kind: 'buffers_dropped', dropped }, 'a11.sdk.AudioCaptureEvent'));
+        events.push(Chunk.json({ kind: 'buffers_dropped', dropped }, AUDIO_CAPTURE_EVENT_TAG));
         dropped = 0;
       }
       audio.push(Chunk.msgpack(audioBufferOf(block), AUDIO_BUFFER_TAG));
     };
     const how = await captureUntilStopped(context, source, deliver, hooks);
     if (how === 'abort') return;
-    if (dropped > 0) events.push(Chunk.json({ kind: 'buffers_dropped', dropped }, 'a11.sdk.AudioCaptureEvent'));
-    events.push(Chunk.json({ kind: 'stopped' }, 'a11.sdk.AudioCaptureEvent'), { final: true });
+    if (dropped > 0) events.push(Chunk.json({ kind: 'buffers_dropped', dropped }, AUDIO_CAPTURE_EVENT_TAG));
+    events.push(Chunk.json({ kind: 'stopped' }, AUDIO_CAPTURE_EVENT_TAG), { final: true });
     audio.close();
   };
 }
@@ -155,15 +166,15 @@ export function captureTranscriptionHandler(open: AudioSourceOpener, dependencie
       );
     }
     const asrOptions = await context.value('asr_options');
-    const captureOptions = (await context.value('capture_options')) as AudioInputOptions | undefined;
+    const captureOptions = (await context.value('capture_options')) as Partial<AudioInputOptions> | undefined;
     const recognition = gateway.dispatcher.invoke(schema, { headers: context.headers, signal: context.signal });
     const audio = recognition.input('audio');
     const asr = recognition.input('asr_options');
     if (asrOptions === undefined) asr.close();
-    else await asr.finalize(Chunk.json(asrOptions, 'a11.sdk.SpeechRecognizerOptions'));
+    else await asr.finalize(Chunk.json(asrOptions, SPEECH_RECOGNIZER_OPTIONS_TAG));
 
     const events = context.output('events');
-    const event = (kind: string) => Chunk.json({ kind }, 'a11.sdk.TranscriptionEvent');
+    const event = (kind: string) => Chunk.json({ kind }, TRANSCRIPTION_EVENT_TAG);
     const pieces = forward(recognition.output('transcription_pieces'), context.output('transcription_pieces'));
     // The recogniser's own inference events pass through; capture events are this action's.
     const inference = forward(recognition.output('events'), events, (chunk) => {
