@@ -1,8 +1,9 @@
 import { serveCommand } from './serve.js';
+import { skillCommand } from './skill.js';
 import { helpText, parseCommandArgs, UsageError, type Command } from './command.js';
 
 /** Every subcommand of `flowplay`; the first is what a bare `flowplay` runs. */
-const commands: Command[] = [serveCommand];
+const commands: Command[] = [serveCommand, skillCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
