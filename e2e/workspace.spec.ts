@@ -37,10 +37,12 @@ test.describe('workspace', () => {
   });
 
   test('a shared link opens the flow in the editor and does not run it', async ({ page, browser }) => {
+    await expect(page).toHaveURL(/#flow=z/);
+    const before = page.url();
     await page.locator('.cm-content').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('# shared line');
-    await expect(page).toHaveURL(/#flow=z/);
+    await expect.poll(() => page.url()).not.toBe(before);
     const link = page.url();
     expect(new URL(link).search).toBe('');
 
@@ -51,5 +53,32 @@ test.describe('workspace', () => {
     await expect(other.locator('.cm-content')).toContainText('# shared line');
     await expect(other.getByRole('status').filter({ hasText: 'It has not run' })).toBeVisible();
     await elsewhere.close();
+  });
+});
+
+test.describe('editor', () => {
+  test('highlights Flow, folds a flow body and toggles # comments', async ({ page }, testInfo) => {
+    await page.goto('/');
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/');
+    const editor = page.locator('.cm-content');
+    // The grammar colours `flow` as a definition keyword and `string` as a type.
+    await expect(editor.locator('span', { hasText: /^flow$/ }).first()).toBeVisible();
+    const keywordColour = await editor.locator('span', { hasText: /^flow$/ }).first().evaluate((node) => getComputedStyle(node).color);
+    const nameColour = await editor.locator('span', { hasText: /^hello$/ }).first().evaluate((node) => getComputedStyle(node).color);
+    expect(keywordColour).not.toBe(nameColour);
+
+    await page.getByTitle('Fold line', { exact: true }).first().click();
+    await expect(page.locator('.cm-foldPlaceholder')).toBeVisible();
+    await expect(editor).not.toContainText('describe');
+    await page.locator('.cm-foldPlaceholder').click();
+    await expect(editor).toContainText('describe');
+
+    await editor.getByText('describe').click();
+    await page.keyboard.press('Control+/');
+    await expect(editor).toContainText('# describe');
+    await page.keyboard.press('Control+/');
+    await expect(editor).not.toContainText('# describe');
+    await page.screenshot({ path: testInfo.outputPath('editor-highlighting.png') });
   });
 });

@@ -15,6 +15,7 @@ import {
   lineNumbers,
   rectangularSelection,
 } from '@codemirror/view';
+import { flow } from '../../../grammar/language';
 import { flowEditorTheme } from './theme';
 
 /** What the page does on the playground's own shortcuts, wherever the focus is in the editor. */
@@ -26,10 +27,10 @@ export interface EditorCommands {
 }
 
 /**
- * The editing features every document gets, language-independent: gutters, history (one per
- * document, because each document keeps its own EditorState), search, brackets, folding,
- * comment toggling with `#`, and the playground's shortcuts above the editor's defaults
- * (CodeMirror binds Mod-Enter to "insert blank line").
+ * The editing features every document gets: Flow's grammar (highlighting, folding, indentation,
+ * comment toggling with `#`), gutters, history (one per document, because each document keeps
+ * its own EditorState), search, bracket matching and closing, and the playground's shortcuts
+ * above the editor's defaults (CodeMirror binds Mod-Enter to "insert blank line").
  */
 export function baseExtensions(commands: EditorCommands): Extension[] {
   return [
@@ -58,7 +59,8 @@ export function baseExtensions(commands: EditorCommands): Extension[] {
     highlightActiveLine(),
     highlightSelectionMatches(),
     search({ top: true }),
-    EditorState.languageData.of(() => [{ commentTokens: { line: '#' }, closeBrackets: { brackets: ['(', '[', '{', '"'] } }]),
+    // Highlighting, folding, indentation and comment tokens (`#`) come with the grammar.
+    flow(),
     keymap.of([
       ...closeBracketsKeymap,
       ...defaultKeymap,

@@ -60,16 +60,19 @@ const chrome = EditorView.theme({
 
 /** Token colours: the grammar's highlight tags (grammar/) mapped onto the theme's code colours. */
 const highlighting = HighlightStyle.define([
-  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.modifier, tags.operatorKeyword], color: 'var(--code-keyword)' },
+  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.modifier, tags.operatorKeyword, tags.logicOperator], color: 'var(--code-keyword)' },
+  { tag: [tags.function(tags.keyword)], color: 'var(--code-function)', fontWeight: '600' },
   { tag: [tags.string, tags.special(tags.string)], color: 'var(--code-string)' },
-  { tag: [tags.number, tags.unit, tags.bool, tags.null, tags.atom], color: 'var(--code-number)' },
+  { tag: [tags.docString], color: 'var(--code-comment)' },
+  { tag: [tags.number, tags.unit, tags.bool, tags.null, tags.atom, tags.self, tags.constant(tags.variableName)], color: 'var(--code-number)' },
   { tag: [tags.lineComment, tags.comment, tags.docComment], color: 'var(--code-comment)', fontStyle: 'italic' },
-  { tag: [tags.typeName, tags.namespace, tags.className], color: 'var(--code-type)' },
+  { tag: [tags.typeName, tags.namespace, tags.className, tags.definition(tags.typeName)], color: 'var(--code-type)' },
   { tag: [tags.function(tags.variableName), tags.standard(tags.variableName), tags.macroName], color: 'var(--code-function)' },
+  { tag: [tags.function(tags.definition(tags.variableName))], color: 'var(--code-type)', fontWeight: '600' },
   { tag: [tags.definition(tags.variableName), tags.definition(tags.propertyName), tags.labelName], color: 'var(--code-definition)', fontWeight: '600' },
   { tag: [tags.propertyName, tags.attributeName], color: 'var(--code-port)' },
-  { tag: [tags.operator, tags.punctuation, tags.separator, tags.derefOperator], color: 'var(--code-operator)' },
-  { tag: [tags.bracket, tags.paren, tags.squareBracket, tags.brace], color: 'var(--muted)' },
+  { tag: [tags.operator, tags.compareOperator, tags.arithmeticOperator, tags.derefOperator], color: 'var(--code-operator)' },
+  { tag: [tags.punctuation, tags.separator, tags.bracket, tags.paren, tags.squareBracket, tags.brace], color: 'var(--muted)' },
   { tag: [tags.variableName, tags.name], color: 'var(--code-name)' },
   { tag: tags.invalid, color: 'var(--code-invalid)', textDecoration: 'underline wavy' },
 ]);
