@@ -24,6 +24,8 @@ export interface ActionContext {
   readonly deadline: number | undefined;
   /** Starts nested actions (with this action's inheritable headers). */
   readonly dispatcher: ActionDispatcher;
+  /** The session the call arrived on, when it came over the wire. */
+  readonly origin?: CallOrigin;
 
   /** The stream of an input port. Each call returns the same reader. */
   input(port: string): NodeReader;
@@ -39,6 +41,21 @@ export interface ActionContext {
   writeChunk(port: string, chunk: Chunk): Promise<void>;
   /** Narrates on the action log (never on an output port). */
   log(message: unknown, level?: LogLevel, options?: Omit<LogRecordOptions, 'level'>): void;
+}
+
+/**
+ * The wire session a call arrived on, for handlers that work with the peer's nodes by id rather
+ * than through ports (a flow run reads nodes the client wrote and publishes its outputs live).
+ */
+export interface CallOrigin {
+  /** The session's id, for logs. */
+  readonly id: string;
+  /** The node the peer writes under `id`, created if nothing has arrived for it yet. */
+  node(id: string): StreamNode;
+  /** A new node whose values are sent to the peer under `id` as they are written. */
+  publish(id: string): StreamNode;
+  /** Starts actions on the peer (a flow's `call` steps). */
+  readonly peer: ActionDispatcher;
 }
 
 /**

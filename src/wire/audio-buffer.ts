@@ -98,7 +98,7 @@ function littleEndianFloat32(samples: Float32Array): Uint8Array {
 
 function float32FromLittleEndian(raw: Uint8Array): Float32Array {
   // Copy: the bytes are usually a view into a larger packet, and may not be 4-byte aligned.
-  const copy = raw.slice();
+  const copy = new Uint8Array(raw);
   if (littleEndianHost) return new Float32Array(copy.buffer, 0, copy.length / 4);
   const view = new DataView(copy.buffer);
   return Float32Array.from({ length: copy.length / 4 }, (_, index) => view.getFloat32(index * 4, true));

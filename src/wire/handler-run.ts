@@ -1,4 +1,4 @@
-import type { ActionContext, ActionDispatcher, ActionHandler, Headers } from './action.js';
+import type { ActionContext, ActionDispatcher, ActionHandler, CallOrigin, Headers } from './action.js';
 import { Chunk } from './chunk.js';
 import { deadlineFromHeaders } from './deadline.js';
 import { logChunk, type LogLevel, type LogRecordOptions } from './log.js';
@@ -17,6 +17,8 @@ export interface HandlerRun {
   /** Aborting it cancels the action. */
   controller: AbortController;
   dispatcher: ActionDispatcher;
+  /** The wire session the call came in on, if any. */
+  origin?: CallOrigin;
 }
 
 /**
@@ -102,6 +104,7 @@ function makeContext(run: HandlerRun, deadline: number | undefined, readers: Map
     signal: run.controller.signal,
     deadline,
     dispatcher: run.dispatcher,
+    ...(run.origin ? { origin: run.origin } : {}),
     input,
     async value(port) {
       const chunk = await input(port).next();
@@ -121,7 +124,9 @@ function makeContext(run: HandlerRun, deadline: number | undefined, readers: Map
       await output(port).put(chunk);
     },
     log(message: unknown, level?: LogLevel, options: Omit<LogRecordOptions, 'level'> = {}) {
-      if (run.log.isClosed) return;
+      // Narration never blocks the action; past the log's capacity of unread records it is dropped
+      // rather than held without bound for a reader that may never come.
+      if (run.log.isClosed || run.log.backlog >= run.log.capacity) return;
       run.log.push(logChunk(message, { ...options, ...(level ? { level } : {}) }));
     },
   };

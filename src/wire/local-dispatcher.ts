@@ -1,5 +1,7 @@
 import type { ActionDispatcher, Invocation, InvokeOptions } from './action.js';
+import { resolveAction } from './builtins.js';
 import { runHandler } from './handler-run.js';
+import { InheritingDispatcher } from './inherit.js';
 import { newCallId } from './ids.js';
 import { LOG_PORT } from './log.js';
 import { portNodeId } from './names.js';
@@ -24,9 +26,11 @@ export class LocalDispatcher implements ActionDispatcher {
       if (options.signal.aborted) cancel();
       else options.signal.addEventListener('abort', () => cancel(), { once: true });
     }
-    const handler = this.registry.get(schema.name)?.handler;
+    const handler = resolveAction(this.registry, schema.name)?.handler;
+    const headers = options.headers ?? new Map<string, string>();
+    const dispatcher = new InheritingDispatcher(this, headers);
     const done = handler
-      ? runHandler({ id, schema, handler, headers: options.headers ?? new Map(), inputs, outputs, log, controller, dispatcher: this })
+      ? runHandler({ id, schema, handler, headers, inputs, outputs, log, controller, dispatcher })
       : Promise.resolve(this.#refuse(schema, outputs, log));
     return {
       id,

@@ -125,6 +125,21 @@ export class StreamNode {
   }
 
   /**
+   * Fails the stream at once: values not read yet are dropped (freeing their memory) and every
+   * reader gets `status` on its next read. For streams that must stop holding data now, such as
+   * one that outgrew its buffer limit.
+   */
+  discard(status: Status): void {
+    const failure = status.ok ? new Status(StatusCode.ABORTED, `The values of node '${this.id}' were discarded.`) : status;
+    this.#base += this.#items.length;
+    this.#items = [];
+    // A stream that already ended OK but still held unread values did not deliver them: say so.
+    if (this.#status?.ok) this.#status = failure;
+    else this.abort(failure);
+    for (const reader of this.#readers) reader.wake();
+  }
+
+  /**
    * A new reader, starting at the oldest value still kept. Readers that join before the first
    * value see the whole stream.
    */
@@ -248,6 +263,25 @@ export class NodeReader implements AsyncIterable<Chunk> {
       if (this.#node.isFinal) return undefined;
       await new Promise<void>((resolve) => (this.#waiter = resolve));
     }
+  }
+
+  /**
+   * The next value if it is already written, else undefined — without waiting. Lets a consumer
+   * that batches (the wire) take everything available in one go, then `await next()` for more.
+   */
+  tryNext(): Chunk | undefined {
+    if (this.#released) return undefined;
+    const chunk = this.#node.itemAt(this.#position);
+    if (chunk) {
+      this.#position++;
+      this.#node.advanced();
+    }
+    return chunk;
+  }
+
+  /** Whether this reader has read every value and the stream has ended (OK or not). */
+  get atEnd(): boolean {
+    return this.#released || (this.#position >= this.#node.written && (this.#node.isClosed || this.#node.isFinal));
   }
 
   /** Stops reading: the node no longer keeps values for this reader. */

@@ -102,13 +102,28 @@ describe('reassembly', () => {
     expect(reassembler.feed(splitIntoPackets(bytes(500), 2n, 1000)[0]!)).toMatchObject({ kind: 'rejected' });
   });
 
-  it('bounds the number of split messages in flight', () => {
+  it('bounds the split messages in flight, giving up on the oldest unfinished one', () => {
     const reassembler = new PacketReassembler({ maxPendingMessages: 3 });
-    const firsts = [0n, 1n, 2n, 3n].map((id) => splitIntoPackets(bytes(100), id, 40)[0]!);
-    expect(firsts.slice(0, 3).map((p) => reassembler.feed(p).kind)).toEqual(['pending', 'pending', 'pending']);
-    const fourth = reassembler.feed(firsts[3]!);
-    expect(fourth).toMatchObject({ kind: 'rejected' });
+    const messages = [0n, 1n, 2n, 3n].map((id) => splitIntoPackets(bytes(100), id, 40));
+    expect(messages.slice(0, 3).map((packets) => reassembler.feed(packets[0]!).kind)).toEqual(['pending', 'pending', 'pending']);
+    const fourth = reassembler.feed(messages[3]![0]!);
+    expect(fourth).toMatchObject({ kind: 'pending', evicted: { transientId: 0n } });
+    if (fourth.kind === 'pending') expect(fourth.evicted!.error.code).toBe(StatusCode.DATA_LOSS);
     expect(reassembler.pendingMessages).toBe(3);
+    // The evicted message's stragglers are dropped; the newest completes.
+    expect(reassembler.feed(messages[0]![1]!).kind).toBe('pending');
+    const rest = messages[3]!.slice(1).map((packet) => reassembler.feed(packet));
+    expect(rest.at(-1)!.kind).toBe('message');
+  });
+
+  it('bounds the bytes of split messages in flight the same way', () => {
+    const reassembler = new PacketReassembler({ maxPendingBytes: 250, maxMessageSize: 1000 });
+    const first = splitIntoPackets(bytes(400), 1n, 200);
+    const second = splitIntoPackets(bytes(400), 2n, 200);
+    reassembler.feed(first[0]!);
+    const result = reassembler.feed(second[0]!);
+    expect(result).toMatchObject({ kind: 'pending', evicted: { transientId: 1n } });
+    expect(reassembler.pendingBytes).toBeLessThanOrEqual(250);
   });
 
   it('rejects repeated and out-of-range packets of a message', () => {

@@ -121,10 +121,17 @@ export const DEFAULT_REASSEMBLY_LIMITS: ReassemblyLimits = {
 
 /** What feeding one packet produced. */
 export type ReassemblyResult =
-  | { kind: 'message'; transientId: bigint; bytes: Uint8Array }
-  | { kind: 'pending' }
+  | { kind: 'message'; transientId: bigint; bytes: Uint8Array; evicted?: Evicted }
+  | { kind: 'pending'; evicted?: Evicted }
   /** The packet (and its message, if split) was dropped; `firstPayload` is the message's head when known. */
   | { kind: 'rejected'; transientId?: bigint; error: StatusError; firstPayload?: Uint8Array };
+
+/** An unfinished split message dropped to make room for newer ones (a sender that never finished it). */
+export interface Evicted {
+  transientId: bigint;
+  error: StatusError;
+  firstPayload?: Uint8Array;
+}
 
 interface PendingMessage {
   count: number;
@@ -181,16 +188,12 @@ export class PacketReassembler {
     if (this.#dropped.has(id)) {
       return { kind: 'pending' };
     }
+    let evicted: Evicted | undefined;
     let pending = this.#pending.get(id);
     if (!pending) {
+      // A sender finishes what it starts; the oldest unfinished message is the one given up on.
       if (this.#pending.size >= this.limits.maxPendingMessages) {
-        this.#drop(id);
-        return rejectedResult(
-          StatusCode.RESOURCE_EXHAUSTED,
-          `More than ${this.limits.maxPendingMessages} split messages are being reassembled at once.`,
-          id,
-          packet.kind === PacketKind.FIRST ? packet.payload : undefined,
-        );
+        evicted = this.#evictOldest(`More than ${this.limits.maxPendingMessages} split messages were unfinished at once; the oldest was dropped.`);
       }
       pending = { count: 0, parts: new Map(), bytes: 0 };
       this.#pending.set(id, pending);
@@ -201,7 +204,7 @@ export class PacketReassembler {
       pending.first = packet.payload;
       const ceiling = Math.ceil(this.limits.maxMessageSize / Math.max(1, packet.payload.length)) + 1;
       if (packet.packetCount > ceiling) {
-        return this.#reject(id, StatusCode.RESOURCE_EXHAUSTED, `Message ${id} declares ${packet.packetCount} packets, more than a ${this.limits.maxMessageSize}-byte message needs.`);
+        return this.#reject(id, StatusCode.RESOURCE_EXHAUSTED, `Message ${id} declares ${packet.packetCount} packets: more than fit the ${this.limits.maxMessageSize}-byte message limit.`);
       }
       for (const seq of pending.parts.keys()) {
         if (seq >= pending.count) return this.#reject(id, StatusCode.INVALID_ARGUMENT, `Message ${id} has packet ${seq} but declares only ${pending.count}.`);
@@ -213,13 +216,13 @@ export class PacketReassembler {
     if (pending.bytes + packet.payload.length > this.limits.maxMessageSize) {
       return this.#reject(id, StatusCode.RESOURCE_EXHAUSTED, tooLarge(pending.bytes + packet.payload.length, this.limits.maxMessageSize, true));
     }
-    if (this.#pendingBytes + packet.payload.length > this.limits.maxPendingBytes) {
-      return this.#reject(id, StatusCode.RESOURCE_EXHAUSTED, `Split messages in flight would hold more than ${this.limits.maxPendingBytes} bytes.`);
+    while (this.#pendingBytes + packet.payload.length > this.limits.maxPendingBytes && this.#pending.size > 1) {
+      evicted = this.#evictOldest(`Unfinished split messages held more than ${this.limits.maxPendingBytes} bytes; the oldest was dropped.`, id);
     }
     pending.parts.set(packet.seq, packet.payload);
     pending.bytes += packet.payload.length;
     this.#pendingBytes += packet.payload.length;
-    if (pending.count === 0 || pending.parts.size < pending.count) return { kind: 'pending' };
+    if (pending.count === 0 || pending.parts.size < pending.count) return evicted ? { kind: 'pending', evicted } : { kind: 'pending' };
     const whole = new Uint8Array(pending.bytes);
     for (let seq = 0, offset = 0; seq < pending.count; seq++) {
       const part = pending.parts.get(seq)!;
@@ -227,7 +230,7 @@ export class PacketReassembler {
       offset += part.length;
     }
     this.#forget(id, pending);
-    return { kind: 'message', transientId: id, bytes: whole };
+    return evicted ? { kind: 'message', transientId: id, bytes: whole, evicted } : { kind: 'message', transientId: id, bytes: whole };
   }
 
   /** Forgets every partial message (the connection ended). */
@@ -241,6 +244,17 @@ export class PacketReassembler {
     const first = this.#pending.get(id)?.first;
     this.#drop(id);
     return rejectedResult(code, message, id, first);
+  }
+
+  #evictOldest(reason: string, keep?: bigint): Evicted | undefined {
+    for (const [id, pending] of this.#pending) {
+      if (id === keep) continue;
+      this.#drop(id);
+      const evicted: Evicted = { transientId: id, error: new StatusError(StatusCode.DATA_LOSS, reason) };
+      if (pending.first) evicted.firstPayload = pending.first;
+      return evicted;
+    }
+    return undefined;
   }
 
   #drop(id: bigint): void {

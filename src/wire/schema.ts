@@ -24,6 +24,8 @@ export interface HeaderSchema {
   name: string;
   type: 'string';
   description?: string;
+  /** Sent when the caller gives no value. */
+  default?: string;
 }
 
 export interface ActionSchema {
@@ -43,6 +45,8 @@ export interface PortSpec {
   required?: boolean;
   description?: string;
   schema?: z.ZodType;
+  /** The JSON Schema discovery shows, when it should differ from the one derived from `schema`. */
+  jsonSchema?: Record<string, unknown>;
   autofill?: boolean;
 }
 
@@ -68,7 +72,7 @@ export interface ActionDefinition {
   description: string;
   inputs?: Record<string, PortSpec>;
   outputs?: Record<string, PortSpec>;
-  headers?: Record<string, { description?: string }>;
+  headers?: Record<string, { description?: string; default?: string }>;
   outputToJsonField?: Record<string, string>;
 }
 
@@ -86,9 +90,18 @@ export function defineAction(definition: ActionDefinition): ActionSchema {
       name: name.toLowerCase(),
       type: 'string' as const,
       ...(header.description ? { description: header.description } : {}),
+      ...(header.default !== undefined ? { default: header.default } : {}),
     })),
   };
   if (definition.outputToJsonField) schema.outputToJsonField = definition.outputToJsonField;
+  const clash = schema.inputs.find((input) => schema.outputs.some((output) => output.name === input.name));
+  if (clash) {
+    // On the wire both would be the node `<call id>#<port>`.
+    throw new StatusError(
+      StatusCode.INVALID_ARGUMENT,
+      `Action '${definition.name}' has an input and an output both named '${clash.name}'; port names must differ, since a port's node id is <call id>#<port>.`,
+    );
+  }
   return schema;
 }
 
@@ -106,6 +119,7 @@ function toPortSchema(action: string, name: string, spec: PortSpec): PortSchema 
     port.validator = spec.schema;
     port.jsonSchema = jsonSchemaOf(spec.schema);
   }
+  if (spec.jsonSchema) port.jsonSchema = spec.jsonSchema;
   return port;
 }
 
