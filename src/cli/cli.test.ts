@@ -27,10 +27,10 @@ describe('flowplay command line', () => {
     expect(result.stderr).toContain("--port must be an integer");
   });
 
-  it('serves the built app on loopback', async () => {
+  it('serves the built app on loopback, at a URL carrying the launch token', async () => {
     const served = await serveFlowplay();
     try {
-      expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{16,}$/);
       const page = await fetch(served.url);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="app"></div>');
@@ -38,6 +38,30 @@ describe('flowplay command line', () => {
       expect(await deepLink.text()).toContain('<div id="app"></div>');
     } finally {
       await served.stop();
+    }
+  });
+
+  it('refuses to listen beyond loopback without --allow-remote', async () => {
+    const result = await runFlowplay(['serve', '--host', '0.0.0.0', '--port', '0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Refusing to listen on 0.0.0.0');
+    expect(result.stderr).toContain('--allow-remote');
+  });
+
+  it('says what it found, serves what the flags leave on, and stops cleanly on SIGTERM', async () => {
+    const served = await serveFlowplay(['--no-shell-tools', '--token', 'fixed-test-token', '--data-dir', '/tmp/flowplay-cli-test']);
+    try {
+      expect(served.url).toMatch(/\?token=fixed-test-token$/);
+      expect(served.output).toMatch(/^\s+speech\s+/m);
+      expect(served.output).toMatch(/^\s+llm\s+.*echo/m);
+      expect(served.output).toMatch(/^\s+shell\s+off \(--no-shell-tools\)/m);
+      const listed = (await (await fetch(new URL('/actions', served.url))).json()) as { actions: { name: string }[] };
+      const names = listed.actions.map((action) => action.name);
+      expect(names).toContain('interact_with_llm');
+      expect(names).not.toContain('shell_execute');
+    } finally {
+      const code = await served.stop();
+      expect(code).toBe(0);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from './reference.js';
 
@@ -35,31 +36,44 @@ export function runFlowplay(args: string[], options: { input?: string; cwd?: str
 export interface ServedFlowplay {
   url: string;
   process: ChildProcess;
-  stop(): Promise<void>;
+  /** Everything it has printed so far (stdout and stderr). */
+  readonly output: string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
 }
 
-/** Starts `flowplay serve` on a free port and resolves once it prints its URL. */
+/**
+ * Starts `flowplay serve` on a free port (with a scratch data directory unless `--data-dir` is
+ * given) and resolves once it has printed its banner.
+ */
 export function serveFlowplay(args: string[] = []): Promise<ServedFlowplay> {
   assertBuilt();
+  const scratch = args.includes('--data-dir') ? undefined : mkdtempSync(join(tmpdir(), 'flowplay-serve-'));
+  const dataArgs = scratch ? ['--data-dir', scratch] : [];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [FLOWPLAY_BIN, 'serve', '--port', '0', ...args], { cwd: PROJECT_ROOT });
+    const child = spawn(process.execPath, [FLOWPLAY_BIN, 'serve', '--port', '0', ...dataArgs, ...args], { cwd: PROJECT_ROOT });
     let output = '';
+    let stdout = '';
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    void exited.then(() => scratch && rmSync(scratch, { recursive: true, force: true }));
     const timer = setTimeout(() => reject(new Error(`flowplay serve printed no URL in 15 s:\n${output}`)), 15_000);
     const onData = (data: Buffer) => {
       output += data.toString();
-      const match = /(http:\/\/\S+)/.exec(output);
-      if (!match?.[1]) return;
+      stdout += data.toString();
+      const match = /(http:\/\/\S+)/.exec(stdout);
+      // The banner ends with a blank line after the list of what was found.
+      if (!match?.[1] || !/\n\s*\n/.test(stdout.slice(match.index))) return;
       clearTimeout(timer);
-      child.stdout.off('data', onData);
       resolvePromise({
         url: match[1],
         process: child,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
+        get output() {
+          return output;
+        },
+        stop: () => {
+          if (child.exitCode === null) child.kill('SIGTERM');
+          return exited;
+        },
       });
     };
     child.stdout.on('data', onData);

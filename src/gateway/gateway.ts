@@ -1,0 +1,111 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ActionRegistry } from '../wire/registry.js';
+import { AlsaMicrophone, FileMicrophone, type Microphone } from './actions/audio/microphone.js';
+import { PocketsphinxBackend } from './actions/audio/pocketsphinx.js';
+import type { SpeechBackend } from './actions/audio/recognizer.js';
+import { ConversationStore } from './actions/conversations/store.js';
+import { registerGatewayActions } from './actions/index.js';
+import { configuredProviders, DEFAULT_PROVIDER_ENV, type Environment } from './actions/llm/providers/index.js';
+import { ShellManager } from './actions/shell/shell-manager.js';
+import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
+import { silentLogger, type Logger } from './logger.js';
+import { GLOBAL_SCOPE, type ConnectionScope } from './scope.js';
+
+/** Registers the flow tools on a registry (last, so they can compose everything before them). */
+export type FlowToolsInstaller = (registry: ActionRegistry) => void;
+
+export interface GatewayOptions {
+  shellTools: boolean;
+  audio: boolean;
+  /** Installs flow_actions/flow_check/flow_run; absent when they are turned off. */
+  flowTools?: FlowToolsInstaller;
+  /** Where conversations are kept; `:memory:` for nothing on disk. */
+  conversationsPath: string;
+  env: Environment;
+  speech?: SpeechBackend;
+  microphone?: Microphone;
+  limits?: Partial<GatewayLimits>;
+  logger?: Logger;
+}
+
+/** Where conversations live unless told otherwise: $FLOWPLAY_DATA_DIR, else the XDG data directory. */
+export function defaultConversationsPath(env: Environment): string {
+  const dir = env.FLOWPLAY_DATA_DIR || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'flowplay');
+  return join(dir, 'conversations.sqlite');
+}
+
+/**
+ * The state every connection shares — shells, the conversation store, the recogniser, the
+ * microphone — and the registry each connection gets: the gateway's actions bound to that
+ * connection's scope, then the flow tools.
+ */
+export class Gateway {
+  readonly shells = new ShellManager();
+  readonly conversations: ConversationStore;
+  readonly speech: SpeechBackend;
+  readonly microphone: Microphone;
+  readonly limits: GatewayLimits;
+  readonly logger: Logger;
+  readonly #options: GatewayOptions;
+  #closed = false;
+
+  constructor(options: GatewayOptions) {
+    this.#options = options;
+    this.conversations = new ConversationStore(options.conversationsPath);
+    this.speech = options.speech ?? new PocketsphinxBackend();
+    this.microphone = options.microphone ?? new AlsaMicrophone();
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** The registry one connection's calls are served from. */
+  registryFor(scope: ConnectionScope): ActionRegistry {
+    const registry = registerGatewayActions(new ActionRegistry(), {
+      shellTools: this.#options.shellTools,
+      audio: this.#options.audio,
+      shells: this.shells,
+      scope,
+      speech: this.speech,
+      microphone: this.microphone,
+      conversations: this.conversations,
+      env: this.#options.env,
+    });
+    this.#options.flowTools?.(registry);
+    return registry;
+  }
+
+  /** What discovery (`GET /actions`) describes: the same actions, outside any connection. */
+  describedRegistry(): ActionRegistry {
+    return this.registryFor(GLOBAL_SCOPE);
+  }
+
+  /** What was found at start, one line per capability, for the banner. */
+  async capabilities(): Promise<{ name: string; detail: string }[]> {
+    const env = this.#options.env;
+    const providers = configuredProviders(env);
+    const fallback = env[DEFAULT_PROVIDER_ENV]?.trim() || 'echo';
+    const llm =
+      (providers.length ? providers.map((provider) => `${provider.name} (${provider.via})`).join(', ') : 'no provider configured by the environment') +
+      `; calls that name none use ${fallback}${fallback === 'echo' ? ' (offline, repeats the user back)' : ''}`;
+    const lines = [
+      { name: 'shell', detail: this.#options.shellTools ? 'bash sessions' : 'off (--no-shell-tools)' },
+      { name: 'speech', detail: this.#options.audio ? await this.speech.describe() : 'off (--no-audio)' },
+      { name: 'microphone', detail: this.#options.audio ? await this.microphone.describe() : 'off (--no-audio)' },
+      { name: 'llm', detail: llm },
+      { name: 'flow tools', detail: this.#options.flowTools ? 'flow_actions, flow_check, flow_run' : 'not served' },
+      { name: 'conversations', detail: this.conversations.path },
+    ];
+    return lines;
+  }
+
+  /** Ends every shell and closes the store. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.shells.close();
+    this.conversations.close();
+  }
+}
+
+export { FileMicrophone };
