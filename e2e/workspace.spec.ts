@@ -82,3 +82,52 @@ test.describe('editor', () => {
     await page.screenshot({ path: testInfo.outputPath('editor-highlighting.png') });
   });
 });
+
+test.describe('completion and hover', () => {
+  const twoFlows = `flow main {
+  in  word: string required
+  out loud: string
+  helper = run shout(word: word)
+}
+
+flow shout {
+  describe "Says a word loudly."
+  in  word: string required "The word."
+  out loud: string "The word in capitals."
+  upper(word) -> loud
+}
+`;
+
+  test('completes a step’s ports after `step.` and documents them on hover', async ({ page }, testInfo) => {
+    await page.goto('/');
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/');
+    const editor = page.locator('.cm-content');
+    await editor.click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText(twoFlows);
+    await editor.getByText('helper = run shout').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('helper.');
+    const list = page.locator('.cm-tooltip-autocomplete');
+    await expect(list).toBeVisible();
+    await expect(list.getByRole('option')).toHaveText([/^loud/, /^word/]);
+    await page.screenshot({ path: testInfo.outputPath('completion-ports.png') });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(' | ');
+    await page.keyboard.press('Control+Space');
+    await expect(list.getByRole('option').first()).toContainText('first');
+    await page.keyboard.press('Escape');
+
+    await editor.getByText('upper', { exact: true }).hover();
+    const tooltip = page.locator('.cm-tooltip-hover');
+    await expect(tooltip).toContainText('upper(value)');
+    await expect(tooltip).toContainText('builtin');
+    await editor.getByText('shout', { exact: true }).first().hover();
+    await expect(tooltip).toContainText('Says a word loudly.');
+    await expect(tooltip).toContainText('out loud string');
+    await page.screenshot({ path: testInfo.outputPath('hover-action.png') });
+  });
+});

@@ -16,7 +16,9 @@ import {
   rectangularSelection,
 } from '@codemirror/view';
 import { flow } from '../../../grammar/language';
-import { flowEditorTheme } from './theme';
+import { flowCompletions, type CompletionWorld } from './complete';
+import { flowHover } from './hover';
+import { flowEditorTheme, hoverTheme } from './theme';
 
 /** What the page does on the playground's own shortcuts, wherever the focus is in the editor. */
 export interface EditorCommands {
@@ -28,11 +30,12 @@ export interface EditorCommands {
 
 /**
  * The editing features every document gets: Flow's grammar (highlighting, folding, indentation,
- * comment toggling with `#`), gutters, history (one per document, because each document keeps
+ * comment toggling with `#`), completion and hover docs (vocabulary, the gateway's actions and
+ * ports, names in scope), gutters, history (one per document, because each document keeps
  * its own EditorState), search, bracket matching and closing, and the playground's shortcuts
  * above the editor's defaults (CodeMirror binds Mod-Enter to "insert blank line").
  */
-export function baseExtensions(commands: EditorCommands): Extension[] {
+export function baseExtensions(commands: EditorCommands, world: CompletionWorld): Extension[] {
   return [
     Prec.highest(
       keymap.of([
@@ -53,7 +56,8 @@ export function baseExtensions(commands: EditorCommands): Extension[] {
     EditorState.tabSize.of(2),
     bracketMatching(),
     closeBrackets(),
-    autocompletion({ activateOnTyping: true, icons: false }),
+    autocompletion({ activateOnTyping: true, icons: false, override: [flowCompletions(world)] }),
+    flowHover(world),
     rectangularSelection(),
     crosshairCursor(),
     highlightActiveLine(),
@@ -75,5 +79,6 @@ export function baseExtensions(commands: EditorCommands): Extension[] {
     // only when nothing in the editor wanted it.
     Prec.lowest(keymap.of([{ key: 'Escape', run: () => commands.cancel() }])),
     flowEditorTheme,
+    hoverTheme,
   ];
 }

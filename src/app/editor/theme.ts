@@ -78,3 +78,15 @@ const highlighting = HighlightStyle.define([
 ]);
 
 export const flowEditorTheme: Extension = [chrome, syntaxHighlighting(highlighting)];
+
+
+/** Hover cards (editor/hover.ts). */
+export const hoverTheme: Extension = EditorView.theme({
+  '.flow-hover': { padding: '6px 9px', maxWidth: '30em', fontSize: '12.5px', lineHeight: '1.45' },
+  '.flow-hover-head': { display: 'flex', gap: '0.6em', alignItems: 'baseline' },
+  '.flow-hover-head code': { fontWeight: '600' },
+  '.flow-hover-kind': { color: 'var(--muted)' },
+  '.flow-hover p': { margin: '4px 0 0' },
+  '.flow-hover-ports': { listStyle: 'none', margin: '4px 0 0', padding: '0', fontFamily: 'var(--font-code)', fontSize: '11.5px' },
+  '.flow-hover-ports.output code': { color: 'var(--code-port)' },
+});

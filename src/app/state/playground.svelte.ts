@@ -1,6 +1,7 @@
 import { getContext, setContext } from 'svelte';
 import { examples } from '../examples';
 import { AddressSync } from './address.svelte';
+import { Discovery } from './discovery.svelte';
 import { EditorBridge } from './editor-bridge.svelte';
 import { MicrophoneState } from './microphone.svelte';
 import { ThemeState } from './theme.svelte';
@@ -16,6 +17,7 @@ export class Playground {
   readonly editor = new EditorBridge();
   readonly address = new AddressSync(this.workspace);
   readonly microphone = new MicrophoneState();
+  readonly discovery = new Discovery();
 }
 
 const KEY = Symbol('playground');
