@@ -25,7 +25,7 @@ export const flowHighlighting = styleTags({
   'ActionName/Identifier ActionName/String': t.function(t.definition(t.variableName)),
   'FlowName/Identifier StructDeclaration/Identifier': t.definition(t.typeName),
   'TypeName/Identifier TypeName/String': t.typeName,
-  'PortDeclaration/Identifier FieldDeclaration/Identifier': t.definition(t.propertyName),
+  'PortDeclaration/Identifier FieldName': t.definition(t.propertyName),
   'Argument/Identifier Pair/Identifier': t.propertyName,
   'MemberExpression/Identifier': t.propertyName,
   'Bind/Identifier LetStatement/Identifier ForStatement/Identifier Carry/Identifier OutputName': t.definition(t.variableName),

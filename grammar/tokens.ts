@@ -33,6 +33,10 @@ import {
 } from './scan';
 
 const termNames = [
+  'nodeOpen',
+  'indexOpen',
+  'typeOpen',
+  'FieldName',
   'Abort',
   'Advance',
   'After',
@@ -159,6 +163,9 @@ const term = termIds(termNames);
  * What the parser is inside of. `bracket` frames (`(`, `[`, a record's `{`) make line breaks
  * whitespace; `block` frames (a body's `{`) make them statement ends. `lineStart` says the last
  * real token was a line break, so the next one is part of the same run (runs collapse).
+ *
+ * A frame closes when its closing token is shifted, or — when recovery never shifts one — when
+ * the parser reduces a node that starts at or before the opening token, which is then complete.
  */
 class BracketContext {
   private afterBreak: BracketContext | null = null;
@@ -170,6 +177,8 @@ class BracketContext {
     readonly bracket: boolean,
     readonly lineStart: boolean,
     readonly depth: number,
+    /** Where the opening token is (-1 for the file). Not part of the hash: it moves with edits. */
+    readonly openedAt: number,
   ) {
     this.hash = depth * 4 + (bracket ? 2 : 0) + (lineStart ? 1 : 0) + (parent ? parent.hash * 7919 : 0);
   }
@@ -177,39 +186,51 @@ class BracketContext {
   withLineStart(lineStart: boolean): BracketContext {
     if (lineStart === this.lineStart) return this;
     if (lineStart) {
-      this.afterBreak ??= new BracketContext(this.parent, this.bracket, true, this.depth);
+      this.afterBreak ??= new BracketContext(this.parent, this.bracket, true, this.depth, this.openedAt);
       return this.afterBreak;
     }
-    this.afterToken ??= new BracketContext(this.parent, this.bracket, false, this.depth);
+    this.afterToken ??= new BracketContext(this.parent, this.bracket, false, this.depth, this.openedAt);
     return this.afterToken;
   }
 
-  push(bracket: boolean): BracketContext {
-    return new BracketContext(this, bracket, false, this.depth + 1);
+  push(bracket: boolean, openedAt: number): BracketContext {
+    return new BracketContext(this, bracket, false, this.depth + 1, openedAt);
   }
 
   pop(): BracketContext {
     return (this.parent ?? this).withLineStart(false);
   }
+
+  /** This context without the frames a node starting at `start` has completed. */
+  closedFrom(start: number): BracketContext {
+    let context: BracketContext = this;
+    while (context.parent && context.openedAt >= start) context = context.parent.withLineStart(false);
+    return context;
+  }
 }
 
-const topContext = new BracketContext(null, false, true, 0);
+const topContext = new BracketContext(null, false, true, 0, -1);
 
 const openingBrackets = new Set([term.parenOpen, term.bracketOpen, term.RecordOpen, term.OutputGroupOpen]);
+/** Brackets inside which the reference still reads a line break as one: `node(…)`, `x[…]`, `T[…]`. */
+const tightBrackets = new Set([term.nodeOpen, term.indexOpen, term.typeOpen]);
 const closingBrackets = new Set([term.parenClose, term.bracketClose, term.braceClose]);
 const skippedTerms = new Set([term.softBreak, term.Comment]);
 
 export const bracketContext = new ContextTracker<BracketContext>({
   start: topContext,
   shift(context, shifted, _stack, input) {
-    if (openingBrackets.has(shifted)) return context.push(true);
-    if (shifted === term.BlockOpen) return context.push(false);
+    if (openingBrackets.has(shifted)) return context.push(true, input.pos);
+    if (shifted === term.BlockOpen || tightBrackets.has(shifted)) return context.push(false, input.pos);
     if (closingBrackets.has(shifted)) return context.pop();
     if (shifted === term.Newline) return context.withLineStart(true);
     // Skipped tokens (whitespace has no exported term, so it is told by its first character)
     // leave the line as it was.
     if (skippedTerms.has(shifted) || isBlank(input.next)) return context;
     return context.withLineStart(false);
+  },
+  reduce(context, _reduced, _stack, input) {
+    return context.openedAt >= input.pos ? context.closedFrom(input.pos) : context;
   },
   reuse(context) {
     // A reused node ends with a real token and holds balanced brackets.
@@ -336,6 +357,12 @@ export const literals = new ExternalTokenizer(
       input.acceptToken(braceTerm(input, stack), 1);
     } else if (code === 40 /* ( */) {
       if (stack.canShift(term.OutputGroupOpen) && parenthesesOpenOutputGroup(input)) input.acceptToken(term.OutputGroupOpen, 1);
+      else if (stack.canShift(term.nodeOpen)) input.acceptToken(term.nodeOpen, 1);
+    } else if (code === 91 /* [ */) {
+      // After a value, `[` indexes it (even where a list could start a second value); after a
+      // type name it takes type parameters or makes a list type.
+      if (stack.canShift(term.indexOpen)) input.acceptToken(term.indexOpen, 1);
+      else if (stack.canShift(term.typeOpen)) input.acceptToken(term.typeOpen, 1);
     }
   },
   { contextual: true, fallback: true },
@@ -553,6 +580,8 @@ function wordTerm(input: InputStream, stack: Stack, length: number): number {
     if (stack.canShift(keyword) && condition(input, length, folded)) return keyword;
   }
 
+  // A struct's field is `name: type`; any other word there is not one.
+  if (stack.canShift(term.FieldName) && nextIs(':')(input, length)) return term.FieldName;
   if (stack.canShift(term.OutputName) && (!stack.canShift(term.Identifier) || outputGroupAhead(input, length))) {
     return term.OutputName;
   }

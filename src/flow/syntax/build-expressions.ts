@@ -481,8 +481,18 @@ function stage(builder: Builder, node: LezerNode, tolerant: boolean, piped: bool
   return { kind: 'stage', name, piped, argument, tolerant, failures, parallel, ordered, at, range: builder.span(node) };
 }
 
-function stageArgument(builder: Builder, keyword: LezerNode, name: string, parts: LezerNode[]): StageArgument {
+/** The node right after `node` (comments aside), error markers included. */
+function nextOf(node: LezerNode): LezerNode | null {
+  let next = node.nextSibling;
+  while (next && next.name === 'Comment') next = next.nextSibling;
+  return next;
+}
+
+function stageArgument(builder: Builder, keyword: LezerNode, name: string, allParts: LezerNode[]): StageArgument {
   const takes = vocabulary.stageNamed(name)?.takes ?? 'none';
+  // A literal argument is read from the token right after the name, or not at all.
+  const direct = nextOf(keyword);
+  const parts = direct?.type.isError && (takes === 'number' || takes === 'string' || takes === 'fold') ? [] : allParts;
   const expressionPart = parts.find(isExpressionNode);
   switch (takes) {
     case 'none':
@@ -532,13 +542,47 @@ function stageArgument(builder: Builder, keyword: LezerNode, name: string, parts
   }
 }
 
+/** Where recovery left error markers in a record: directly between its pairs, or inside one. */
+function childErrors(node: LezerNode): { direct: number | null; nested: boolean } {
+  let direct: number | null = null;
+  let nested = false;
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.type.isError && child.from < child.to && direct === null) direct = child.from;
+    else if (child.name === 'Pair' && child.lastChild && !child.lastChild.type.isError && hasError(child.lastChild)) nested = true;
+    else if (child.name === 'Spread' && hasError(child)) nested = true;
+  }
+  return { direct, nested };
+}
+
+function hasError(node: LezerNode): boolean {
+  let found = false;
+  node.toTree().iterate({
+    enter(ref) {
+      if (ref.type.isError) found = true;
+      return !found;
+    },
+  });
+  return found;
+}
+
 const foldStartNames = new Set(['Number', 'StringLiteral', 'String', 'Duration', 'True', 'False', 'Null', 'Record']);
 
 function foldArgument(builder: Builder, keyword: LezerNode, name: string, parts: LezerNode[]): StageArgument {
   const startNode = parts[0] && foldStartNames.has(parts[0].name) ? parts[0] : undefined;
   let start = null;
   if (startNode?.name === 'Record') {
-    start = constantValue(record(builder, startNode));
+    // A record the reference could not read to its end holds an error value (so it is not a
+    // constant) — unless what went wrong is after its last pair, where the record simply ended.
+    const stray = childErrors(startNode);
+    start = stray.nested ? null : constantValue(record(builder, startNode));
+    if (stray.direct !== null && !stray.nested) {
+      builder.reportAt(
+        'flow.form.fold-name',
+        `'${name}' names what it carries: \`${name} 0 as total, total + it\`. Found ${builder.found(stray.direct)}.`,
+        stray.direct,
+      );
+      return { takes: 'fold', start, carried: null, expression: null };
+    }
     if (start === null) {
       builder.reportAt(
         'flow.form.fold-start',

@@ -260,19 +260,19 @@ function bindValue(builder: Builder, node: LezerNode | undefined, offset: number
       return nodeExpression(builder, node);
     case 'CallExpression':
       return callExpression(builder, node);
-    case 'PipeStatement': {
-      const built = statement(builder, node);
-      if (built.kind === 'pipe' && !built.tolerant) {
-        // Only a tolerated pipe reads as an outcome; the reference asks for a call here.
+    case 'PipeStatement':
+      if (node.firstChild?.name !== 'Try') {
+        // Only a tolerated pipe reads as an outcome; the reference asks for a call here and
+        // reads no further.
         builder.reportAt('flow.syntax.unexpected', `Expected 'run' or 'call', found ${builder.found(node.from)}.`, node.from);
         builder.reportAt(
           'flow.syntax.statement-end',
           `Unexpected ${builder.found(node.from)} after a complete statement; one statement per line.`,
           node.from,
         );
+        return builder.errorNode(node.from, "'run' or 'call'", node.to);
       }
-      return built;
-    }
+      return statement(builder, node);
     default:
       return isStatementNode(node) ? statement(builder, node) : builder.errorNode(offset, 'a call');
   }

@@ -177,7 +177,7 @@ function enumeration(builder: Builder, node: LezerNode | undefined): Constant[] 
   const built = expression(builder, node, node.from);
   const constant = constantValue(built);
   if (constant === null) {
-    if (built.kind !== 'error') builder.reportAt('flow.syntax.constant-required', "'one of' takes a list of constant values.", node.from);
+    if (built.kind !== 'error' && !containsError(node)) builder.reportAt('flow.syntax.constant-required', "'one of' takes a list of constant values.", node.from);
     return null;
   }
   if (constant.kind !== 'list') {
@@ -194,8 +194,23 @@ function enumeration(builder: Builder, node: LezerNode | undefined): Constant[] 
 function constantAt(builder: Builder, node: LezerNode | undefined, offset: number, message: string): Constant | null {
   const built = expression(builder, node, offset);
   const constant = constantValue(built);
-  if (constant === null && built.kind !== 'error') builder.reportAt('flow.syntax.constant-required', message, node ? node.from : offset);
+  if (constant === null && built.kind !== 'error' && !(node && containsError(node))) {
+    builder.reportAt('flow.syntax.constant-required', message, node ? node.from : offset);
+  }
   return constant;
+}
+
+/** Whether recovery left an error marker inside `node` (its syntax is already reported, and what
+ * the reference made of it is not a question this can answer). */
+function containsError(node: LezerNode): boolean {
+  let found = false;
+  node.toTree().iterate({
+    enter(ref) {
+      if (ref.type.isError) found = true;
+      return !found;
+    },
+  });
+  return found;
 }
 
 // --- flows -------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
  * construct was open.
  */
 import type { SyntaxNode as LezerNode, Tree } from '@lezer/common';
+import type { PeekedToken } from '../../../grammar/scan';
 import { quoted, type Builder } from './builder';
 
 /** Nodes that end with an `EndStatement` in the reference: statements and flow/struct items. */
@@ -54,7 +55,9 @@ function expectation(parent: LezerNode | null, before: LezerNode | null): string
     case 'PortDeclaration':
       return previous === 'PortIn' || previous === 'PortOut' ? 'a port name' : previous === 'Identifier' ? ':' : 'a port type';
     case 'FieldDeclaration':
-      return previous === 'Identifier' ? ':' : 'a port type';
+      return previous === 'FieldName' ? ':' : 'a port type';
+    case 'StructBody':
+      return "a field ('name: type')";
     case 'ArgumentList':
       return previous === '(' || previous === ',' ? 'a port name' : ')';
     case 'Argument':
@@ -132,6 +135,131 @@ function previousSibling(node: LezerNode): LezerNode | null {
   return at;
 }
 
+/**
+ * Whether the recovered parse read the token at `offset` as part of `statement` (rather than
+ * skipping it, or starting the next statement with it) — that is, whether the reference, having
+ * reported it, would have gone on to use it.
+ */
+function usedBy(user: LezerNode, statement: LezerNode | null, offset: number): boolean {
+  if (statement === null || user.from !== offset) return false;
+  for (let at: LezerNode | null = user; at; at = at.parent) {
+    if (at.type.isError) return false;
+    if (at.from === statement.from && at.name === statement.name) return true;
+    // A body's statements are its own; only its opening brace belongs to what holds it.
+    if (bodies.has(at.name) && at.from !== offset) return false;
+  }
+  return false;
+}
+
+/** Lists whose items the reference reads in a loop that always moves past a token it cannot read. */
+const lists = new Set(['BuiltinCall', 'ZipCall', 'List', 'Record', 'ArgumentList']);
+const listOpeners = new Set(['(', '[', 'RecordOpen', ',']);
+
+/** Whether an error sits where an item of a bracketed list starts (after its opener or a comma). */
+function atListItem(parent: LezerNode | null, before: LezerNode | null): boolean {
+  return parent !== null && lists.has(parent.name) && before !== null && listOpeners.has(before.name);
+}
+
+/**
+ * Whether the error is a statement's missing `->`, `=` or `<-`: the reference, which chose the
+ * statement's form from its first tokens, stops the statement there rather than reading on.
+ */
+function missingStatementPunctuation(parent: LezerNode | null, before: LezerNode | null): boolean {
+  if (parent === null || before === null) return false;
+  if ((parent.name === 'Bind' || parent.name === 'Carry') && before.name === 'Identifier') return true;
+  return parent.name === 'PipeStatement' && before.name === 'Pipeline';
+}
+
+const operations = new Set(['AddExpression', 'CompareExpression', 'AndExpression', 'OrExpression', 'CastExpression']);
+
+/**
+ * Whether the recovered parse made something up the reference never would: the opening of a
+ * construct (an error node first in its parent: a `{`, a `run`), or an operator between two
+ * values. The reference, at the same token, reports it and stops the statement.
+ */
+function inventedByRecovery(error: LezerNode, parent: LezerNode | null, before: LezerNode | null): boolean {
+  if (error.from !== error.to || parent === null) return false;
+  if (before === null) return parent.name !== 'SourceFile' && !bodies.has(parent.name) && !namedAtStart.has(parent.name);
+  if (parent.name === 'Pipeline') return true;
+  return operations.has(parent.name) && before.from === parent.from;
+}
+
+/**
+ * Constructs that start with a name (or an action's `(`) the reference reads with
+ * `ExpectName`/`Expect`: when it is missing, the reference says so and reads on from the same
+ * token, as if it had been there.
+ */
+const namedAtStart = new Set(['Pair', 'Argument', 'ActionName', 'ArgumentList', 'HeaderAssignment']);
+
+/** Comma lists the reference continues only when the right kind of item follows the comma. */
+const guardedLists = new Set(['WithModifier', 'ForwardModifier', 'AfterClause']);
+
+/** The outermost node that starts where `error` does and leads down to it through first children. */
+function outermostStartingAt(error: LezerNode): LezerNode {
+  let construct = error;
+  for (let at = error.parent; at && at.from === error.from && firstChildOf(at)?.from === error.from; at = at.parent) {
+    if (bodies.has(at.name) || at.name === 'SourceFile') break;
+    construct = at;
+  }
+  return construct;
+}
+
+function firstChildOf(node: LezerNode): LezerNode | null {
+  let child = node.firstChild;
+  while (child && child.name === 'Comment') child = child.nextSibling;
+  return child;
+}
+
+/**
+ * Whether the error is a missing `:` after a name: the reference says so and reads on from the
+ * same token — a value after a port argument, a key or a header; a type after a port or field.
+ */
+function missingColon(parent: LezerNode | null, before: LezerNode | null): 'value' | 'type' | null {
+  if (parent === null || before === null) return null;
+  if ((parent.name === 'Argument' || parent.name === 'Pair') && (before.name === 'Identifier' || before.name === 'StringLiteral')) return 'value';
+  if (parent.name === 'HeaderAssignment' && before.name === 'String') return 'value';
+  if (parent.name === 'PortDeclaration' && before.name === 'Identifier') return 'type';
+  if (parent.name === 'FieldDeclaration' && before.name === 'FieldName') return 'type';
+  return null;
+}
+
+/** Whether the reference, reading a value at this token, would use it (`.x` and `[i]` included:
+ * a missing value is followed by its postfix). */
+function startsValue(builder: Builder, token: PeekedToken): boolean {
+  if (token.kind === 'word' || token.kind === 'string' || token.kind === 'number') return true;
+  return token.kind === 'punctuation' && ['(', '[', '{', '.', '...', '…'].includes(builder.source.slice(token.from, token.to));
+}
+
+/** Tokens after which the reference reads a value (or a stage name, after `|`). */
+const valueLeads = new Set([
+  '|', '->', ':', '=', 'CompareOp', 'ArithOp', 'And', 'Or', 'Not', 'In', 'As',
+  'StageExpression', 'StageOptionalExpression', 'StageThen', 'BareThen', 'BareWhere', 'By',
+  'Fail', 'Log', 'Until', 'While', 'If', 'Drain', 'Wait', 'Status', 'Id', 'Ellipsis',
+]);
+
+/**
+ * Whether the error is where a value should have been. The reference reports the missing value
+ * and goes on with the same token as if one had been there, so it uses the token whenever a
+ * value could be followed by it.
+ */
+function valueMissing(parent: LezerNode | null, before: LezerNode | null): boolean {
+  if (parent === null) return false;
+  if (before === null || before.name === 'BlockOpen' || before.name === 'Newline') return bodies.has(parent.name) && parent.name !== 'StructBody';
+  return valueLeads.has(before.name);
+}
+
+/** What may follow a value: a postfix, a stage, a pipe, an operator, a separator or a closer. */
+const valueFollowers = new Set(['.', '[', '|', '->', '+', '-', '==', '!=', '<', '<=', '>', '>=', ',', ')', ']', '}']);
+const valueFollowerWords = new Set(['or', 'and', 'in', 'as', 'after', 'then', 'where']);
+
+function continuesValue(builder: Builder, token: PeekedToken, target: boolean): boolean {
+  const text = builder.source.slice(token.from, token.to);
+  // A destination is a port or a node: only its postfix or the next destination can follow.
+  if (target) return token.kind === 'punctuation' && ['.', '[', ','].includes(text);
+  if (token.kind === 'punctuation') return valueFollowers.has(text);
+  return token.kind === 'word' && valueFollowerWords.has(text.toLowerCase() === text || text.toUpperCase() === text ? text.toLowerCase() : text);
+}
+
 /** Reports every error node of `tree`, once per position. */
 export function reportTreeErrors(builder: Builder, tree: Tree): void {
   const seen = new Set<number>();
@@ -141,13 +269,31 @@ export function reportTreeErrors(builder: Builder, tree: Tree): void {
       if (ref.type.isError) errors.push(ref.node);
     },
   });
+  const finished: LezerNode[] = [];
   for (const error of errors) {
     const token = builder.tokenAt(error.from);
     if (seen.has(token.from)) continue;
+    if (finished.some((statement) => error.from >= statement.from && error.to <= statement.to)) continue;
     seen.add(token.from);
+    const parent = error.parent;
+    // The outermost construct the error starts (recovery may have begun a pair or an argument
+    // with it), and what holds that construct: the reference's view of where it was.
+    const construct = outermostStartingAt(error);
+    const container = construct.parent;
+    const comma = previousSibling(construct);
+    if (container && guardedLists.has(container.name) && comma?.name === ',') {
+      // `with "a": x, :` — the reference reads the comma as the end of the list, and then as a
+      // token the statement cannot take.
+      const at = builder.span(comma);
+      if (seen.has(at.from)) continue;
+      seen.add(at.from);
+      builder.report('flow.syntax.statement-end', `Unexpected ',' after a complete statement; one statement per line.`, at);
+      const statement = statementOf(parent);
+      if (statement !== null) finished.push(statement);
+      continue;
+    }
     const found = builder.found(error.from);
     const span = { from: token.from, to: token.to };
-    const parent = error.parent;
     if (token.kind === 'end') {
       const unclosed = unclosedMessage(builder, parent);
       if (unclosed) {
@@ -157,13 +303,30 @@ export function reportTreeErrors(builder: Builder, tree: Tree): void {
     }
     builder.report('flow.syntax.unexpected', `Expected ${expectation(parent, previousSibling(error))}, found ${found}.`, span);
     if (token.kind === 'end' || token.kind === 'newline' || builder.source[token.from] === '}') continue;
+    const before = previousSibling(error);
     const statement = statementOf(parent);
     if (statement === null && !bodies.has(parent?.name ?? '')) continue;
-    const user = tree.resolveInner(token.from, 1);
-    const usedBySameStatement = !user.type.isError && statement !== null && statementOf(user) !== null &&
-      statementOf(user)!.from === statement.from && user.from === token.from;
-    if (!usedBySameStatement) {
+    // Where a struct's field should start, the reference skips the line after saying so.
+    if (parent?.name === 'StructBody' && (before?.name === 'BlockOpen' || before?.name === 'Newline' || before === null)) continue;
+    const colon = missingColon(parent, before);
+    const value = valueMissing(parent, before);
+    const consumed =
+      atListItem(container, previousSibling(construct)) ||
+      (parent?.name === 'CallExpression' && before?.name === 'ActionName') ||
+      (parent?.name === 'ActionName' && before !== null) ||
+      namedAtStart.has(construct.name)
+        ? true
+        : colon !== null
+          ? colon === 'value' ? startsValue(builder, token) : token.kind === 'word' || token.kind === 'string'
+          : value
+            ? continuesValue(builder, token, before?.name === '->' || (before?.name === ',' && parent?.name === 'PipeStatement'))
+            : missingStatementPunctuation(parent, before) || inventedByRecovery(error, parent, before)
+            ? false
+            : usedBy(tree.resolveInner(token.from, 1), statement, token.from);
+    if (!consumed) {
       builder.report('flow.syntax.statement-end', `Unexpected ${found} after a complete statement; one statement per line.`, span);
+      // The reference skips the rest of the statement from here, so it says nothing more about it.
+      if (statement !== null) finished.push(statement);
     }
   }
 }
