@@ -37,6 +37,11 @@ function syntheticMicrophone() {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits (however slow the machine) until `count` values have been written to a node. */
+async function untilWritten(node: { written: number }, count: number): Promise<void> {
+  while (node.written < count) await wait(2);
+}
+
 function setup() {
   const microphone = syntheticMicrophone();
   const levels: number[] = [];
@@ -59,7 +64,7 @@ describe('capture_audio served by the page', () => {
     const control = call.input('control_events');
     const audio = call.output('audio').collect();
     const events = call.output('events').collect();
-    await wait(40);
+    await untilWritten(call.output('audio'), 3);
     await control.put(Chunk.json({ command: 'stop' }));
     const status = await call.done;
     expect(status.ok).toBe(true);
@@ -92,13 +97,14 @@ describe('capture_audio served by the page', () => {
   });
 
   it('drops whole buffers for a reader that falls behind, and says how many', async () => {
-    const { dispatcher } = setup();
+    const { dispatcher, levels } = setup();
     const call = dispatcher.invoke(captureAudioSchema);
     await call.input('options').finalize(Chunk.json({ buffer_frames: 16 }));
     const audio = call.output('audio').reader();
     const events = call.output('events').collect();
     await audio.next();
-    await wait(300); // about 100 blocks while nobody reads
+    // Every block reports its level, delivered or not: wait for more than the backlog holds.
+    while (levels.length < 70) await wait(2);
     for (let i = 0; i < 60; i++) await audio.next();
     await call.input('control_events').put(Chunk.json({ command: 'stop' }));
     for (let chunk = await audio.next(); chunk; chunk = await audio.next());
@@ -140,7 +146,7 @@ describe('capture_transcription served by the page', () => {
     call.input('capture_options').close();
     const pieces = call.output('transcription_pieces').collect();
     const events = call.output('events').collect();
-    await wait(30);
+    await untilWritten(call.output('events'), 2);
     await call.input('control_events').put(Chunk.json({ command: 'stop' }));
     expect((await call.done).ok).toBe(true);
     expect((await pieces).map((chunk) => chunk.value)).toEqual(['heard audio']);
