@@ -1,8 +1,10 @@
 import { encodeText } from './codecs.js';
 import { DEFAULT_SPLIT_SIZE, MAX_MESSAGE_SIZE, PacketReassembler, splitIntoPackets, type ReassemblyLimits } from './packets.js';
-import { decodeWireMessage, encodeWireMessage, peekName, type DecodedWireMessage, type WireMessageRecord } from './records.js';
+import { encodeFieldsTransient } from './msgpack-fields.js';
+import { decodeWireMessage, encodeActionMessage, encodeNodeFragment, encodeWireMessage, encodeWireMessageTransient, peekName, WIRE_VERSION, type DecodedWireMessage, type WireMessageRecord } from './records.js';
 import { Status, StatusCode, StatusError } from './status.js';
 import { packStatus, unpackStatus } from './status-codec.js';
+import { nextTurn } from './turn.js';
 
 /** Trailer carrying a session's outcome: OK on a clean half-close, the failure on an abort. */
 export const SESSION_STATUS_HEADER = 'x-a11-session-status';
@@ -10,6 +12,8 @@ export const SESSION_STATUS_HEADER = 'x-a11-session-status';
 export const ABORT_STATUS_HEADER = 'x-a11-abort-status';
 const SESSION_ABORTED = new Status(StatusCode.ABORTED, 'Session has aborted its streams');
 const NORMAL_CLOSURE = 1000;
+/** Bytes of small messages gathered in one turn before they are sent as one. */
+const COALESCE_BYTES = 256 * 1024;
 const CLOSE_REASON = 'A11 stream complete';
 
 /**
@@ -88,6 +92,8 @@ export class WireConnection {
   #drainWaiters: (() => void)[] = [];
   #drainTimer: ReturnType<typeof setTimeout> | undefined;
   #graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Elements sent this turn, merged into one message when the turn ends. */
+  #outbox: { fragments: Uint8Array[]; actions: Uint8Array[]; bytes: number } | undefined;
 
   constructor(socket: BinarySocket, options: ConnectionOptions = {}) {
     this.#socket = socket;
@@ -143,11 +149,49 @@ export class WireConnection {
         this.#status && !this.#status.ok ? `The connection has ended: ${this.#status}` : 'This side has already ended the session.',
       );
     }
-    this.#sendEncoded(encodeWireMessage(message));
+    if (message.headers.size > 0) {
+      this.#flush();
+      this.#sendEncoded(encodeWireMessageTransient(message));
+      return;
+    }
+    // Elements are encoded now, so a bad one fails this call rather than a later flush.
+    const fragments = message.fragments.map(encodeNodeFragment);
+    const actions = message.actions.map(encodeActionMessage);
+    let bytes = 0;
+    for (const element of fragments) bytes += element.length + 5;
+    for (const element of actions) bytes += element.length + 5;
+    if (bytes > MAX_MESSAGE_SIZE - 16) throw tooLarge(bytes);
+    // A message's actions are handled before its fragments, so actions may only join an outbox
+    // that has no fragments yet: merging never reorders what the peer sees.
+    const outbox = this.#outbox;
+    if (outbox && ((actions.length > 0 && outbox.fragments.length > 0) || outbox.bytes + bytes > COALESCE_BYTES)) this.#flush();
+    if (!this.#outbox) {
+      this.#outbox = { fragments: [], actions: [], bytes: 0 };
+      void nextTurn().then(() => {
+        try {
+          this.#flush();
+        } catch {
+          // The socket failed under the flush; its close event ends the connection.
+        }
+      });
+    }
+    this.#outbox.fragments.push(...fragments);
+    this.#outbox.actions.push(...actions);
+    this.#outbox.bytes += bytes;
+    if (this.#outbox.bytes >= COALESCE_BYTES) this.#flush();
+  }
+
+  /** Sends what has been gathered for this turn as one message. */
+  #flush(): void {
+    const outbox = this.#outbox;
+    this.#outbox = undefined;
+    if (!outbox || this.#phase !== 'open') return;
+    this.#sendEncoded(encodeFieldsTransient([WIRE_VERSION, outbox.fragments, outbox.actions, {}], 1));
   }
 
   /** Resolves when the socket has room again (immediately unless over the high-water mark). */
   writable(): Promise<void> {
+    if (this.#outbox && this.#outbox.bytes >= this.#lowWater) this.#flush();
     if (this.#phase === 'ended' || this.#socket.bufferedAmount <= this.#highWater) return Promise.resolve();
     return new Promise((resolve) => {
       this.#drainWaiters.push(resolve);
@@ -164,6 +208,7 @@ export class WireConnection {
     if (this.#phase !== 'open' || this.#sentFinish) return;
     const trailers = new Map(headers);
     trailers.set(SESSION_STATUS_HEADER, packStatus(Status.OK));
+    this.#flush();
     this.#sendEncoded(encodeWireMessage({ fragments: [], actions: [], headers: trailers }));
     this.#sentFinish = true;
     if (this.#peerFinished) this.#closeSocket(Status.OK);
@@ -178,6 +223,7 @@ export class WireConnection {
       const trailers = new Map(headers);
       trailers.set(SESSION_STATUS_HEADER, packStatus(reason));
       trailers.set(ABORT_STATUS_HEADER, packStatus(SESSION_ABORTED));
+      this.#outbox = undefined;
       try {
         this.#sendEncoded(encodeWireMessage({ fragments: [], actions: [], headers: trailers }));
       } catch {
@@ -188,15 +234,16 @@ export class WireConnection {
   }
 
   #sendEncoded(bytes: Uint8Array): void {
-    if (bytes.length > MAX_MESSAGE_SIZE) {
-      throw new StatusError(
-        StatusCode.RESOURCE_EXHAUSTED,
-        `A message of ${bytes.length} bytes exceeds the ${MAX_MESSAGE_SIZE}-byte (32 MiB) limit; send large values in smaller chunks.`,
-      );
-    }
+    if (bytes.length > MAX_MESSAGE_SIZE) throw tooLarge(bytes.length);
     const id = this.#nextTransientId;
     this.#nextTransientId = (id + 1n) & 0xffff_ffff_ffff_ffffn;
-    for (const packet of splitIntoPackets(bytes, id, this.splitSize)) this.#socket.send(packet);
+    try {
+      for (const packet of splitIntoPackets(bytes, id, this.splitSize)) this.#socket.send(packet);
+    } catch (error) {
+      const status = new Status(StatusCode.UNAVAILABLE, `The connection failed while sending: ${(error as Error)?.message ?? String(error)}`);
+      this.#end(status);
+      throw new StatusError(status);
+    }
   }
 
   #onPacket(data: Uint8Array): void {
@@ -276,6 +323,7 @@ export class WireConnection {
   #end(status: Status): void {
     if (this.#phase === 'ended') return;
     this.#phase = 'ended';
+    this.#outbox = undefined;
     this.#status = status;
     this.#reassembler.clear();
     if (this.#drainTimer !== undefined) clearTimeout(this.#drainTimer);
@@ -297,6 +345,13 @@ export class WireConnection {
       }
     }, 2);
   }
+}
+
+function tooLarge(size: number): StatusError {
+  return new StatusError(
+    StatusCode.RESOURCE_EXHAUSTED,
+    `A message of ${size} bytes exceeds the ${MAX_MESSAGE_SIZE}-byte (32 MiB) limit; send large values in smaller chunks.`,
+  );
 }
 
 function readStatusHeader(bytes: Uint8Array | undefined): Status | undefined {

@@ -24,6 +24,19 @@ export function encodeFields(values: readonly unknown[]): Uint8Array {
   return concatBytes(parts);
 }
 
+/** One scratch encoder per nesting level, for encodings consumed at once by the level above. */
+const scratchEncoders = [new Encoder(), new Encoder()];
+
+/**
+ * `encodeFields` without the copy: the result is a view of a scratch buffer, valid only until the
+ * next call with the same `level`. For a record that is immediately embedded in its parent (a
+ * chunk in its fragment) or immediately cut into packets (a whole message).
+ */
+export function encodeFieldsTransient(values: readonly unknown[], level: 0 | 1): Uint8Array {
+  if (values.length > 15) return encodeFields(values);
+  return scratchEncoders[level]!.encodeSharedRef(values).subarray(1);
+}
+
 /** Reads exactly `count` concatenated msgpack values from `bytes`; INVALID_ARGUMENT otherwise. */
 export function decodeFields(bytes: Uint8Array, count: number, record: string): unknown[] {
   const values: unknown[] = [];

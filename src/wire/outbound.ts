@@ -3,6 +3,7 @@ import type { NodeReader, StreamNode } from './node.js';
 import type { NodeFragmentRecord } from './records.js';
 import { Status, StatusCode, StatusError } from './status.js';
 import { statusChunk } from './status-chunk.js';
+import { nextTurn } from './turn.js';
 import { chunkToRecord } from './wire-chunk.js';
 
 /** Where a mirror sends its fragments, and how it waits for room to send more. */
@@ -20,6 +21,12 @@ export interface MirrorOptions {
    */
   nullFinal?: boolean;
 }
+
+/**
+ * How far a writer may run ahead of the socket on a node sent to the peer: enough for a mirror to
+ * batch many values into one message, still a small bound on memory.
+ */
+export const WIRE_NODE_CAPACITY = 64;
 
 /** Fragments per message, and bytes, before a mirror starts a new message. */
 const BATCH_VALUES = 256;
@@ -69,6 +76,11 @@ export class NodeMirror {
           return;
         }
         if (this.#stopped) return;
+        if (first !== undefined && !this.#reader.atEnd && this.node.backlog < this.node.capacity) {
+          // One value is ready and the writer is still going: let it write what it has, so the
+          // values go out together rather than one message each.
+          await nextTurn();
+        }
         if (first === undefined) {
           const end: NodeFragmentRecord[] = [];
           if (nullFinal && !sentFinal) end.push(this.#fragment(Chunk.null(), seq++, false));

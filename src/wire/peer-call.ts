@@ -9,7 +9,7 @@ import type { InboundStream } from './inbound.js';
 import { LOG_PORT } from './log.js';
 import { portNodeId } from './names.js';
 import { StreamNode } from './node.js';
-import type { NodeMirror } from './outbound.js';
+import { WIRE_NODE_CAPACITY, type NodeMirror } from './outbound.js';
 import type { WireMessageRecord } from './records.js';
 import { requirePort, type ActionSchema } from './schema.js';
 import type { SessionNodes } from './session-nodes.js';
@@ -61,7 +61,7 @@ export class PeerCall implements Invocation {
     this.headers = options.headers ?? new Map();
     this.done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.dispatched = new Promise((resolve) => (this.#resolveDispatched = resolve));
-    for (const port of schema.inputs) this.#inputs.set(port.name, new StreamNode({ id: portNodeId(this.id, port.name) }));
+    for (const port of schema.inputs) this.#inputs.set(port.name, new StreamNode({ id: portNodeId(this.id, port.name), capacity: WIRE_NODE_CAPACITY }));
     for (const port of schema.outputs) this.#outputs.set(port.name, new StreamNode({ id: portNodeId(this.id, port.name) }));
     this.log = new StreamNode({ id: portNodeId(this.id, LOG_PORT), capacity: 1024 });
     if (options.signal) {

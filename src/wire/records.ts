@@ -3,6 +3,7 @@ import {
   concatBytes,
   decodeFields,
   encodeFields,
+  encodeFieldsTransient,
   encodeInt64,
   invalid,
   readArray,
@@ -80,7 +81,19 @@ const FRAGMENT_NODE_REF = 1;
 // ---------------------------------------------------------------------------------------------
 // Writing
 
+/** Encodings of metadata that is only a media type, which is most of it: one per media type. */
+const plainMetadata = new Map<string, Uint8Array>();
+
 export function encodeChunkMetadata(metadata: ChunkMetadataRecord): Uint8Array {
+  if (metadata.timestamp === null && metadata.attributes.size === 0) {
+    let encoded = plainMetadata.get(metadata.mimetype);
+    if (!encoded) {
+      encoded = encodeFields([metadata.mimetype, null, {}]);
+      if (plainMetadata.size > 256) plainMetadata.clear();
+      plainMetadata.set(metadata.mimetype, encoded);
+    }
+    return encoded;
+  }
   checkMapNames(metadata.attributes, 'chunk attribute');
   const timestamp = metadata.timestamp;
   if (timestamp !== null && (timestamp > BigInt(Number.MAX_SAFE_INTEGER) || timestamp < BigInt(Number.MIN_SAFE_INTEGER))) {
@@ -90,8 +103,13 @@ export function encodeChunkMetadata(metadata: ChunkMetadataRecord): Uint8Array {
 }
 
 export function encodeChunk(chunk: ChunkRecord): Uint8Array {
+  return encodeChunkFields(chunk).slice();
+}
+
+/** A chunk's encoding in a scratch buffer, to be embedded in its fragment before the next one. */
+function encodeChunkFields(chunk: ChunkRecord): Uint8Array {
   if (chunk.ref !== '' && chunk.data.length > 0) throw invalid('A chunk carries either a ref or data, not both.');
-  return encodeFields([chunk.metadata ? encodeChunkMetadata(chunk.metadata) : null, chunk.ref, chunk.data]);
+  return encodeFieldsTransient([chunk.metadata ? encodeChunkMetadata(chunk.metadata) : null, chunk.ref, chunk.data], 0);
 }
 
 export function encodeNodeRef(ref: NodeRefRecord): Uint8Array {
@@ -109,7 +127,7 @@ export function encodeNodeFragment(fragment: NodeFragmentRecord): Uint8Array {
     throw invalid(`Fragment seq ${fragment.seq} of '${fragment.id}' is not a uint32.`);
   }
   const { chunk, nodeRef } = fragment.payload;
-  const [variant, data] = chunk ? [FRAGMENT_CHUNK, encodeChunk(chunk)] : [FRAGMENT_NODE_REF, encodeNodeRef(nodeRef!)];
+  const [variant, data] = chunk ? [FRAGMENT_CHUNK, encodeChunkFields(chunk)] : [FRAGMENT_NODE_REF, encodeNodeRef(nodeRef!)];
   return encodeFields([fragment.id, variant, data, fragment.seq, fragment.continued]);
 }
 
@@ -133,13 +151,19 @@ export function encodeActionMessage(action: ActionMessageRecord): Uint8Array {
 }
 
 export function encodeWireMessage(message: WireMessageRecord): Uint8Array {
+  return encodeWireMessageTransient(message).slice();
+}
+
+/**
+ * A message's encoding in a scratch buffer, valid until the next call: for a sender that cuts it
+ * into packets (copying it) straight away.
+ */
+export function encodeWireMessageTransient(message: WireMessageRecord): Uint8Array {
   checkMapNames(message.headers, 'header name');
-  return encodeFields([
-    WIRE_VERSION,
-    message.fragments.map(encodeNodeFragment),
-    message.actions.map(encodeActionMessage),
-    byteMapObject(message.headers),
-  ]);
+  return encodeFieldsTransient(
+    [WIRE_VERSION, message.fragments.map(encodeNodeFragment), message.actions.map(encodeActionMessage), byteMapObject(message.headers)],
+    1,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,8 +317,15 @@ export function peekName(bytes: Uint8Array): string | undefined {
   return isValidName(text) ? text : undefined;
 }
 
+/** Names already found valid: a node's id is checked once, not on every value sent to it. */
+const validNames = new Set<string>();
+
 function checkName(name: string, what: string): void {
-  if (!isValidName(name)) {
+  if (validNames.has(name)) return;
+  if (isValidName(name)) {
+    if (validNames.size > 4096) validNames.clear();
+    validNames.add(name);
+  } else {
     throw invalid(`Invalid ${what} '${name.length > 60 ? `${name.slice(0, 60)}…` : name}': names are 1–255 of [A-Za-z0-9_#-], not starting or ending with '#' or '-'.`);
   }
 }

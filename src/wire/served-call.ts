@@ -5,7 +5,7 @@ import { runHandler } from './handler-run.js';
 import { LOG_PORT } from './log.js';
 import { portNodeId } from './names.js';
 import { StreamNode } from './node.js';
-import type { NodeMirror } from './outbound.js';
+import { WIRE_NODE_CAPACITY, type NodeMirror } from './outbound.js';
 import { DISPATCH_STATUS_PORT, STATUS_PORT } from './peer-call.js';
 import type { ActionMessageRecord, NodeFragmentRecord, PortRecord } from './records.js';
 import type { RegisteredAction } from './registry.js';
@@ -111,7 +111,7 @@ export class ServedCall {
       }
       for (const port of this.schema.outputs) {
         const id = idOf(message.outputs, port.name);
-        const node = new StreamNode({ id });
+        const node = new StreamNode({ id, capacity: WIRE_NODE_CAPACITY });
         outputs.set(port.name, node);
         mirrors.push(host.nodes.publish(node, { id }));
       }

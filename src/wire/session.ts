@@ -8,6 +8,7 @@ import { newCallId } from './ids.js';
 import { InheritingDispatcher, RoutingDispatcher } from './inherit.js';
 import { LocalDispatcher } from './local-dispatcher.js';
 import { StreamNode } from './node.js';
+import { WIRE_NODE_CAPACITY } from './outbound.js';
 import { DISPATCH_STATUS_PORT, PeerCall, STATUS_PORT, type CallHost } from './peer-call.js';
 import type { DecodedWireMessage, NodeFragmentRecord } from './records.js';
 import { ActionRegistry } from './registry.js';
@@ -165,7 +166,7 @@ export class Session implements ActionDispatcher {
 
   /** A new node whose values go to the peer under `id` as they are written; close it when done. */
   publish(id: string, options: { capacity?: number } = {}): StreamNode {
-    const node = new StreamNode({ id, ...options });
+    const node = new StreamNode({ id, capacity: WIRE_NODE_CAPACITY, ...options });
     this.#nodes.publish(node, { id });
     return node;
   }
