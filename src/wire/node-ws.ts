@@ -6,19 +6,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { WireConnection, type ConnectionOptions } from './connection.js';
+import { connectSession as connectWith, type ConnectOptions as BrowserConnectOptions } from './connect.js';
+import { WireConnection } from './connection.js';
 import { answerDiscovery, type HttpAnswer } from './discovery-http.js';
 import type { ActionRegistry } from './registry.js';
-import { Session, type SessionOptions } from './session.js';
+import { Session } from './session.js';
 import { Status, StatusCode } from './status.js';
-import { openWebSocket, webSocketAdapter, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
+import { webSocketAdapter, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
 
 /** The default A11 endpoint path. */
 export const A11_PATH = '/a11';
 
-export interface ConnectOptions extends SessionOptions {
-  connection?: ConnectionOptions;
-}
+export type ConnectOptions = Omit<BrowserConnectOptions, 'WebSocket'>;
 
 /** `ws` sockets as A11 wants them: binary as Node buffers (no copies), no compression. */
 class NodeWebSocket extends WebSocket {
@@ -29,9 +28,8 @@ class NodeWebSocket extends WebSocket {
 }
 
 /** Connects to an A11 endpoint (`ws://127.0.0.1:8011/a11`) and starts a session on it. */
-export async function connectSession(url: string, options: ConnectOptions = {}): Promise<Session> {
-  const socket = await openWebSocket(url, NodeWebSocket as unknown as WebSocketConstructor);
-  return new Session(new WireConnection(socket, options.connection), options);
+export function connectSession(url: string, options: ConnectOptions = {}): Promise<Session> {
+  return connectWith(url, { ...options, WebSocket: NodeWebSocket as unknown as WebSocketConstructor });
 }
 
 /** Starts a session on a socket a `ws` server accepted. */

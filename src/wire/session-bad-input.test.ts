@@ -2,6 +2,7 @@ import { encode } from '@msgpack/msgpack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawClient, type RawClient } from '../../test/support/wire.js';
 import { Chunk } from './chunk.js';
+import { SESSION_STATUS_HEADER } from './connection.js';
 import { concatBytes } from './msgpack-fields.js';
 import { startWireServer, type WireServer } from './node-ws.js';
 import { splitIntoPackets } from './packets.js';
@@ -11,6 +12,7 @@ import { defineAction, port } from './schema.js';
 import type { Session, SessionLimits } from './session.js';
 import { Status, StatusCode } from './status.js';
 import { isCloseMarker, isStatusChunk, statusChunk, statusOfChunk } from './status-chunk.js';
+import { packStatus } from './status-codec.js';
 import { chunkToRecord } from './wire-chunk.js';
 
 const collect = defineAction({
@@ -216,6 +218,16 @@ describe('a peer that vanishes', () => {
     const deadline = Date.now() + 5000;
     while (session!.servedCalls > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(session!.servedCalls).toBe(0);
+  });
+
+  it('finishes the calls a peer made before it ended its side, then ends its own', async () => {
+    const client = await start();
+    client.sendMessage(message([fragment('e1#input', Chunk.text('last words'), 0, false)], [action('e1', '__ping', ['input'], ['output'])]));
+    client.sendMessage({ fragments: [], actions: [], headers: new Map([[SESSION_STATUS_HEADER, packStatus(Status.OK)]]) });
+    expect((await client.waitForFragment('e1#output', (chunk) => !isStatusChunk(chunk))).value).toBe('last words');
+    expect((await statusOn(client, 'e1#__status__')).ok).toBe(true);
+    expect(await client.closed).toMatchObject({ code: 1000 });
+    expect(await session!.ended()).toEqual(Status.OK);
   });
 
   it('treats a status chunk written to a node by the peer as that node’s abort', async () => {

@@ -157,6 +157,13 @@ export class SessionNodes {
     this.#tellPeer(id, status);
   }
 
+  /** The peer sends nothing more: incoming nodes it left open end with `status`. */
+  endInbound(status: Status): void {
+    for (const entry of this.#entries.values()) {
+      if (entry.kind === 'in' && !entry.stream.isEnded) entry.stream.end(status);
+    }
+  }
+
   /** The connection is over: incoming nodes still open end with `status`; mirrors stop. */
   endAll(status: Status): void {
     for (const entry of this.#entries.values()) {

@@ -297,7 +297,7 @@ export class Session implements ActionDispatcher {
     // The peer sends nothing more: calls waiting on it cannot finish, nodes it left open cannot fill.
     const gone = new Status(StatusCode.UNAVAILABLE, 'The peer ended the session before this call finished.');
     for (const call of [...this.#calls.values()]) call.fail(gone);
-    this.#nodes.endAll(new Status(StatusCode.UNAVAILABLE, 'The peer ended the session without closing this node.'));
+    this.#nodes.endInbound(new Status(StatusCode.UNAVAILABLE, 'The peer ended the session without closing this node.'));
     this.#finishIfDone();
   }
 
