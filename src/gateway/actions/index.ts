@@ -32,7 +32,7 @@ export interface GatewayActionOptions {
  * so that a composition can reach everything before them.)
  */
 export function registerGatewayActions(registry: ActionRegistry, options: GatewayActionOptions): ActionRegistry {
-  registerInteractWithLlm(registry, { env: options.env, recorder: options.conversations });
+  registerInteractWithLlm(registry, { env: options.env, recorder: options.conversations, registry });
   registerConversationActions(registry, options.conversations);
   if (options.shellTools) registerShellActions(registry, { manager: options.shells, scope: options.scope });
   if (options.audio) registerAudioActions(registry, { backend: options.speech, microphone: options.microphone });

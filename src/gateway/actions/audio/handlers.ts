@@ -43,7 +43,8 @@ function listAudioInputs(microphone: Microphone): ActionHandler {
   };
 }
 
-function captureAudio(microphone: Microphone): ActionHandler {
+/** capture_audio from `microphone` (a client can serve it from a file with FileMicrophone). */
+export function captureAudio(microphone: Microphone): ActionHandler {
   return async (ctx) => {
     const options = (await ctx.value('options')) as AudioInputOptions | undefined;
     if (!options) throw new StatusError(StatusCode.INVALID_ARGUMENT, "capture_audio requires 'options' (an AudioInputOptions; {} for the defaults).");

@@ -146,7 +146,12 @@ describe('interact_with_llm', () => {
     expect(request!.url).toBe('/v1/messages');
     expect(request!.headers['x-api-key']).toBe('ak');
     expect(request!.headers['anthropic-version']).toBe('2023-06-01');
-    expect(request!.body).toMatchObject({ system: 'Be brief.', stream: true, messages: [{ role: 'user', content: 'Why is the sky blue?' }] });
+    expect(request!.body).toMatchObject({
+      system: 'Be brief.',
+      stream: true,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Why is the sky blue?' }] }],
+    });
+    expect(request!.body).not.toHaveProperty('tools');
     expect(answerOf(result).usage_metadata).toMatchObject({ input_tokens: 9, output_tokens: 2, total_tokens: 11 });
   });
 

@@ -1,9 +1,12 @@
 import { StatusCode, StatusError } from '../../../../wire/status.js';
 import { errorMessageIn, postForEvents } from '../http.js';
-import { joinUrl, type ChatEvent, type ChatRequest, type LlmProvider } from './provider.js';
+import { joinUrl, type ChatEvent, type ChatMessage, type ChatRequest, type LlmProvider } from './provider.js';
 
 interface GeminiChunk {
-  candidates?: { content?: { parts?: { text?: string; thought?: boolean }[] }; finishReason?: string }[];
+  candidates?: {
+    content?: { parts?: { text?: string; thought?: boolean; functionCall?: { name?: string; args?: Record<string, unknown>; id?: string } }[] };
+    finishReason?: string;
+  }[];
   usageMetadata?: {
     promptTokenCount?: number;
     candidatesTokenCount?: number;
@@ -36,9 +39,22 @@ async function* chat(request: ChatRequest): AsyncGenerator<ChatEvent> {
     ...(config.stop ? { stopSequences: config.stop } : {}),
   };
   const body: Record<string, unknown> = {
-    contents: request.messages.map((message) => ({ role: message.role, parts: [{ text: message.text }] })),
+    contents: request.messages.map(geminiContent).filter((content) => content.parts.length > 0),
     ...(request.system ? { systemInstruction: { parts: [{ text: request.system }] } } : {}),
     ...(Object.keys(generationConfig).length ? { generationConfig } : {}),
+    ...(request.tools.length
+      ? {
+          tools: [
+            {
+              functionDeclarations: request.tools.map((tool) => ({
+                name: tool.name,
+                description: tool.description,
+                parameters: geminiSchema(tool.input_schema),
+              })),
+            },
+          ],
+        }
+      : {}),
     ...config.extra_body,
   };
   const source = `Gemini API at ${request.baseUrl}`;
@@ -50,6 +66,7 @@ async function* chat(request: ChatRequest): AsyncGenerator<ChatEvent> {
     stallMs: request.stallMs,
     signal: request.signal,
   });
+  let calls = 0;
   for await (const event of events) {
     let chunk: GeminiChunk;
     try {
@@ -63,6 +80,10 @@ async function* chat(request: ChatRequest): AsyncGenerator<ChatEvent> {
     const candidate = chunk.candidates?.[0];
     const out: ChatEvent = { raw: chunk };
     for (const part of candidate?.content?.parts ?? []) {
+      if (part.functionCall?.name) {
+        // Gemini gives calls no id of its own; this one only has to be unique within the turn.
+        yield { toolCall: { id: part.functionCall.id ?? `call_${++calls}`, name: part.functionCall.name, arguments: part.functionCall.args ?? {} } };
+      }
       if (!part.text) continue;
       if (part.thought) out.thought = (out.thought ?? '') + part.text;
       else out.text = (out.text ?? '') + part.text;
@@ -81,4 +102,40 @@ async function* chat(request: ChatRequest): AsyncGenerator<ChatEvent> {
     }
     yield out;
   }
+}
+
+/** One conversation message as Gemini content: text, function calls, function responses. */
+function geminiContent(message: ChatMessage): { role: string; parts: Record<string, unknown>[] } {
+  const parts: Record<string, unknown>[] = [];
+  for (const result of message.toolResults ?? []) {
+    parts.push({ functionResponse: { name: result.name, response: result.isError ? { error: result.content } : { result: result.content } } });
+  }
+  if (message.text) parts.push({ text: message.text });
+  for (const call of message.toolCalls ?? []) parts.push({ functionCall: { name: call.name, args: call.arguments } });
+  return { role: message.role, parts };
+}
+
+/** Gemini's function parameters take a subset of JSON Schema; other keywords are refused, so they are left out. */
+const GEMINI_SCHEMA_KEYS = new Set([
+  'type', 'format', 'description', 'nullable', 'enum', 'properties', 'required', 'items', 'minItems', 'maxItems',
+  'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'anyOf', 'title',
+]);
+
+export function geminiSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(geminiSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!GEMINI_SCHEMA_KEYS.has(key)) continue;
+    if (key === 'properties' && typeof value === 'object' && value !== null) {
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, geminiSchema(property)]));
+    } else if (key === 'type' && Array.isArray(value)) {
+      const types = value.filter((type) => type !== 'null');
+      out.type = types[0] ?? 'string';
+      if (types.length < value.length) out.nullable = true;
+    } else {
+      out[key] = key === 'items' || key === 'anyOf' ? geminiSchema(value) : value;
+    }
+  }
+  return out;
 }

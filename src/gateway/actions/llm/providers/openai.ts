@@ -1,10 +1,18 @@
 import { StatusCode, StatusError } from '../../../../wire/status.js';
 import { errorMessageIn, postForEvents } from '../http.js';
-import { joinUrl, type ChatEvent, type ChatRequest, type LlmProvider } from './provider.js';
+import { joinUrl, parseToolArguments, type ChatEvent, type ChatMessage, type ChatRequest, type LlmProvider } from './provider.js';
 
 interface OpenAiChunk {
   model?: string;
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
+    finish_reason?: string | null;
+  }[];
   usage?: {
     prompt_tokens?: number;
     completion_tokens?: number;
@@ -44,10 +52,7 @@ export function openAiCompatible(spec: OpenAiCompatibleSpec): LlmProvider {
 
 async function* chat(spec: OpenAiCompatibleSpec, request: ChatRequest): AsyncGenerator<ChatEvent> {
   const { config } = request;
-  const messages = [
-    ...(request.system ? [{ role: 'system', content: request.system }] : []),
-    ...request.messages.map((message) => ({ role: message.role === 'model' ? 'assistant' : 'user', content: message.text })),
-  ];
+  const messages = [...(request.system ? [{ role: 'system', content: request.system }] : []), ...request.messages.flatMap(openAiMessages)];
   const body: Record<string, unknown> = {
     model: request.model,
     messages,
@@ -57,6 +62,9 @@ async function* chat(spec: OpenAiCompatibleSpec, request: ChatRequest): AsyncGen
     ...(config.top_p !== undefined ? { top_p: config.top_p } : {}),
     ...(config.max_tokens !== undefined ? { max_tokens: config.max_tokens } : {}),
     ...(config.stop ? { stop: config.stop } : {}),
+    ...(request.tools.length
+      ? { tools: request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.input_schema } })) }
+      : {}),
     ...config.extra_body,
   };
   const source = `${spec.name} server at ${request.baseUrl}`;
@@ -68,8 +76,16 @@ async function* chat(spec: OpenAiCompatibleSpec, request: ChatRequest): AsyncGen
     stallMs: request.stallMs,
     signal: request.signal,
   });
+  // Tool calls arrive in pieces (the arguments as a growing string), keyed by their index.
+  const calls = new Map<number, { id: string; name: string; args: string }>();
+  const finishCalls = function* (): Generator<ChatEvent> {
+    for (const [index, call] of [...calls].sort(([a], [b]) => a - b)) {
+      yield { toolCall: { id: call.id || `call_${index}`, name: call.name, arguments: parseToolArguments(call.args) } };
+    }
+    calls.clear();
+  };
   for await (const event of events) {
-    if (event.data.trim() === '[DONE]') return;
+    if (event.data.trim() === '[DONE]') break;
     let chunk: OpenAiChunk;
     try {
       chunk = JSON.parse(event.data) as OpenAiChunk;
@@ -87,6 +103,14 @@ async function* chat(spec: OpenAiCompatibleSpec, request: ChatRequest): AsyncGen
     if (delta?.content) out.text = delta.content;
     if (thought) out.thought = thought;
     if (choice?.finish_reason) out.stopReason = choice.finish_reason;
+    for (const piece of delta?.tool_calls ?? []) {
+      const index = piece.index ?? 0;
+      const call = calls.get(index) ?? { id: '', name: '', args: '' };
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name) call.name += piece.function.name;
+      if (piece.function?.arguments) call.args += piece.function.arguments;
+      calls.set(index, call);
+    }
     if (chunk.usage) {
       out.usage = {
         input_tokens: chunk.usage.prompt_tokens ?? null,
@@ -98,4 +122,23 @@ async function* chat(spec: OpenAiCompatibleSpec, request: ChatRequest): AsyncGen
     }
     yield out;
   }
+  yield* finishCalls();
+}
+
+/** One conversation message as chat completions messages (tool results are messages of their own). */
+function openAiMessages(message: ChatMessage): Record<string, unknown>[] {
+  if (message.role === 'model') {
+    const calls = message.toolCalls ?? [];
+    return [
+      {
+        role: 'assistant',
+        content: message.text || (calls.length ? null : ''),
+        ...(calls.length
+          ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }
+          : {}),
+      },
+    ];
+  }
+  const results = (message.toolResults ?? []).map((result) => ({ role: 'tool', tool_call_id: result.callId, content: result.content }));
+  return message.text ? [...results, { role: 'user', content: message.text }] : results;
 }
