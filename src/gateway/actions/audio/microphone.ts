@@ -7,6 +7,8 @@ import type { AudioDeviceInfo, AudioInputOptions } from './options.js';
 /** Rate and channels used when the options leave them to the device. */
 const DEFAULT_RATE = 16_000;
 const DEFAULT_CHANNELS = 1;
+/** Captured bytes kept for a slow reader before the capture program is paused (about 2 min at 16 kHz). */
+const MAX_WAITING_BYTES = 4 << 20;
 
 /** A running capture: buffers until `stop`, then the buffers end. */
 export interface CaptureSession {
@@ -60,9 +62,34 @@ export function captureFromProcess(
     const due = startedAt + (framesOut / sampleRate) * 1000 - Date.now();
     if (options.realtime && due > 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, due));
   };
+  // Read from the start: output a child writes before anyone iterates must not be lost (a pipe
+  // whose writer has exited and closed is otherwise read as empty). Paused while too much waits.
+  const pieces: Buffer[] = [];
+  let waiting = 0;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  child.stdout.on('data', (data: Buffer) => {
+    pieces.push(data);
+    waiting += data.length;
+    if (waiting > MAX_WAITING_BYTES) child.stdout.pause();
+    wake?.();
+  });
+  child.stdout.on('close', () => {
+    ended = true;
+    wake?.();
+  });
   async function* buffers(): AsyncGenerator<AudioBuffer> {
     let pending: Buffer = Buffer.alloc(0);
-    for await (const data of child.stdout as AsyncIterable<Buffer>) {
+    for (;;) {
+      const data = pieces.shift();
+      if (data === undefined) {
+        if (ended || stopped) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
+      }
+      waiting -= data.length;
+      if (waiting <= MAX_WAITING_BYTES && child.stdout.isPaused()) child.stdout.resume();
       pending = pending.length ? Buffer.concat([pending, data]) : data;
       while (pending.length >= bytesPerBuffer && !stopped) {
         await keepTime(bufferFrames);
@@ -72,7 +99,7 @@ export function captureFromProcess(
       if (stopped) break;
     }
     const whole = pending.length - (pending.length % (channels * 2));
-    if (whole > 0) yield toBuffer(pending.subarray(0, whole), sampleRate, channels);
+    if (whole > 0 && !stopped) yield toBuffer(pending.subarray(0, whole), sampleRate, channels);
     const code = await exited;
     if (code !== 0 && !stopped) {
       throw new StatusError(StatusCode.UNAVAILABLE, `Audio capture (${program}) stopped with exit code ${code}: ${stderr.trim() || 'no explanation'}`);
@@ -85,6 +112,7 @@ export function captureFromProcess(
     stop() {
       if (stopped) return;
       stopped = true;
+      wake?.();
       try {
         process.kill(-child.pid!, 'SIGTERM');
       } catch {

@@ -128,19 +128,38 @@ function startProcess(program: string, args: string[], notes: string[], cleanup:
   };
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   void exited.then(cleanup);
-  async function* utterances(): AsyncGenerator<string> {
-    child.stdout.setEncoding('utf8');
-    let pending = '';
-    for await (const text of child.stdout as AsyncIterable<string>) {
-      pending += text;
-      let newline: number;
-      while ((newline = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, newline).trim();
-        pending = pending.slice(newline + 1);
-        if (line) yield line;
-      }
+  // Lines are taken as they are printed, whether or not anyone is iterating yet.
+  const lines: string[] = [];
+  let pending = '';
+  let ended = false;
+  let wake: (() => void) | undefined;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (text: string) => {
+    pending += text;
+    let newline: number;
+    while ((newline = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, newline).trim();
+      pending = pending.slice(newline + 1);
+      if (line) lines.push(line);
     }
-    if (pending.trim()) yield pending.trim();
+    wake?.();
+  });
+  child.stdout.on('close', () => {
+    if (pending.trim()) lines.push(pending.trim());
+    ended = true;
+    wake?.();
+  });
+  async function* utterances(): AsyncGenerator<string> {
+    for (;;) {
+      const line = lines.shift();
+      if (line !== undefined) {
+        yield line;
+        continue;
+      }
+      if (ended) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
     const code = await exited;
     if (code !== 0 && !closed) {
       const why = errors.length ? errors.slice(-3).join('; ') : stderrTail.trim().split('\n').slice(-3).join('; ');
