@@ -2,12 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sessionPair, type SessionPair } from '../../test/support/wire.js';
 import { AUDIO_BUFFER_MIMETYPE, type AudioBuffer } from './audio-buffer.js';
+import { WebSocket } from 'ws';
 import { Chunk } from './chunk.js';
+import { connectSession as connectBrowserStyle } from './connect.js';
 import { deadlineHeaderValue } from './deadline.js';
 import { readLogChunk } from './log.js';
 import { ActionRegistry } from './registry.js';
 import { defineAction, port } from './schema.js';
 import { Status, StatusCode, StatusError, fail } from './status.js';
+import type { WebSocketConstructor } from './websocket.js';
 
 const upper = defineAction({
   name: 'text_upper',
@@ -316,6 +319,31 @@ describe('ending a session', () => {
     expect(await pair.client.ping()).toBe('ping');
     expect(await pair.client.close()).toEqual(Status.OK);
     expect(await pair.served.ended()).toEqual(Status.OK);
+  });
+
+  it('cancels what is still running when closing takes too long', async () => {
+    pair = await sessionPair(serverRegistry());
+    const call = pair.client.invoke(forever);
+    await call.output('ticks').reader().next();
+    expect(await pair.client.close({ timeoutMs: 50 })).toEqual(Status.OK);
+    expect(await call.done).toMatchObject({ code: StatusCode.CANCELLED });
+    await waitFor(() => pair!.served.servedCalls === 0);
+  });
+
+  it('works over a browser-style WebSocket that delivers ArrayBuffers', async () => {
+    pair = await sessionPair(serverRegistry());
+    class BrowserLikeWebSocket extends WebSocket {
+      constructor(url: string) {
+        super(url);
+        this.binaryType = 'arraybuffer';
+      }
+    }
+    const browser = await connectBrowserStyle(pair.server.url, { WebSocket: BrowserLikeWebSocket as unknown as WebSocketConstructor });
+    expect(await browser.ping('from a browser')).toBe('from a browser');
+    const call = browser.invoke(upper);
+    await call.input('lines').finalize(Chunk.text('x'.repeat(200_000)));
+    expect(((await values(call.output('upper')))[0] as string).length).toBe(200_000);
+    expect((await browser.close()).ok).toBe(true);
   });
 
   it('ends every pending call and open node UNAVAILABLE when the peer vanishes', async () => {

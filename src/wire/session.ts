@@ -210,15 +210,26 @@ export class Session implements ActionDispatcher {
   }
 
   /**
-   * Ends the session cleanly: no new calls; waits for calls in both directions to finish, then
-   * tells the peer this side is done and waits for the peer to say the same. Resolves with how
-   * the session ended.
+   * Ends the session cleanly: no new calls; waits for calls in both directions to finish (up to
+   * `timeoutMs`, after which they are cancelled), then tells the peer this side is done and waits
+   * for it to end too. Resolves with how the session ended.
    */
-  async close(): Promise<Status> {
+  async close(options: { timeoutMs?: number } = {}): Promise<Status> {
     this.#closing = true;
-    await Promise.all([...this.#calls.values()].map((call) => call.done));
-    await Promise.all([...this.#served.values()].map((call) => call.done));
-    this.connection.finish(headerBytes(this.#headers));
+    const running = () => Promise.all([...[...this.#calls.values()].map((call) => call.done), ...[...this.#served.values()].map((call) => call.done)]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = await Promise.race([
+      running().then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), options.timeoutMs ?? 30_000))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      const cancelled = new Status(StatusCode.CANCELLED, 'The session closed before this call finished.');
+      for (const call of [...this.#calls.values()]) call.cancel(cancelled);
+      for (const call of [...this.#served.values()]) call.cancel(cancelled);
+      await running();
+    }
+    if (this.connection.isOpen) this.connection.finish(headerBytes(this.#headers));
     return this.connection.ended();
   }
 
