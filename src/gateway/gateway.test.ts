@@ -2,7 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectCall, startCall } from '../../test/support/actions.js';
 import { startTestGateway, type TestGateway } from '../../test/support/flowplay-gateway.js';
+import { fakeServer, sendEvents } from '../../test/support/fake-http.js';
 import { Chunk } from '../wire/chunk.js';
+import { ActionRegistry } from '../wire/registry.js';
+import { defineAction, port } from '../wire/schema.js';
 import { Status, StatusCode } from '../wire/status.js';
 import { getConversationsSchema } from './actions/conversations/actions.js';
 import { interactionText, makeTextInteraction, parseInteraction } from './actions/llm/interaction.js';
@@ -79,6 +82,52 @@ describe('the gateway over A11', () => {
     expect(interactionText(parseInteraction(result.outputs.new_interactions![0]))).toBe('Echo: hello over the wire');
     const listed = await collectCall(startCall(session, getConversationsSchema));
     expect(listed.outputs.conversations).toMatchObject([{ id: asked.id, title: 'hello over the wire' }]);
+  });
+
+  it("runs a tool the caller serves itself when the model calls it", async () => {
+    let round = 0;
+    const provider = await fakeServer((_request, response) =>
+      sendEvents(
+        response,
+        round++ === 0
+          ? [
+              { data: { choices: [{ delta: { tool_calls: [{ index: 0, id: 'c1', function: { name: 'client_clock', arguments: '{"zone":"UTC"}' } }] } }] } },
+              { data: '[DONE]' },
+            ]
+          : [{ data: { choices: [{ delta: { content: 'It is noon.' } }] } }, { data: '[DONE]' }],
+      ),
+    );
+    try {
+      const clock = defineAction({
+        name: 'client_clock',
+        description: 'The time where the client is.',
+        inputs: { zone: port.text() },
+        outputs: { time: port.text() },
+      });
+      const asked: unknown[] = [];
+      const registry = new ActionRegistry().register(clock, async (ctx) => {
+        asked.push(await ctx.value('zone'));
+        await ctx.write('time', '12:00');
+      });
+      const served = await gateway();
+      const session = await served.connect({ registry });
+      const result = await collectCall(
+        startCall(session, interactWithLlmSchema, {
+          headers: { 'x-a11-llm-provider': 'openai', 'x-a11-llm-base-url': provider.url, 'x-a11-allowed-llm-actions': 'client_.*' },
+          inputs: {
+            interactions: [Chunk.json(makeTextInteraction('What time is it?'), 'a11.sdk.Interaction')],
+            tools: [{ name: 'client_clock', description: 'The time where the client is.', input_schema: { type: 'object', properties: { zone: { type: 'string' } } } }],
+          },
+        }),
+      );
+      expect(result.status.toString()).toBe('OK');
+      expect(asked).toEqual(['UTC']);
+      const messages = (provider.requests[1]!.body as { messages: { role: string; content: string }[] }).messages;
+      expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: '12:00' });
+      expect(result.outputs.text_output).toEqual(['It is noon.']);
+    } finally {
+      await provider.close();
+    }
   });
 
   it('ends the runs of a client that goes away, kills their processes, and keeps serving others', async () => {
