@@ -588,6 +588,8 @@ export interface DescribedStep {
   readonly destination: string;
   /** Nested bodies: one for a loop or block, two (then, else) for an `if`. */
   readonly bodies: readonly (readonly DescribedStep[])[];
+  /** Where the statement that made it was written. */
+  readonly at: Span;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -158,7 +158,7 @@ const builtinRows: BuiltinRow[] = [
   ['starts-with', 2, 2, 'starts-with(text, prefix)', 'Whether text starts with the prefix (or any of a list of them).'],
   ['ends-with', 2, 2, 'ends-with(text, suffix)', 'Whether text ends with the suffix (or any of a list of them).'],
   ['replace', 3, 3, 'replace(text, from, to)', 'Text with every occurrence of one piece replaced.'],
-  ['match', 2, 2, 'match(text, pattern)', 'The fields a pattern reads out of text, or null.'],
+  ['match', 2, 2, 'match(pattern, text)', 'The fields a pattern reads out of text, or null where it does not fit.'],
   ['slice', 2, 3, 'slice(value, start, end?)', 'Part of text, bytes or a list; negative counts from the end.'],
   ['default', 2, 2, 'default(value, fallback)', 'The fallback when the value is null or empty.'],
   ['to_chunk', 1, 2, 'to_chunk(value, mimetype?)', 'A value written as a content chunk.'],

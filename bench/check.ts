@@ -1,0 +1,158 @@
+/**
+ * How fast a flow is checked, beside the reference compiler on the same files.
+ *
+ * Run it (it imports the `.grammar` file, so it is built with the project's vite config first):
+ *
+ *     npx vite build --ssr bench/check.ts --outDir build/bench --emptyOutDir --logLevel warn && node build/bench/check.js
+ *
+ * Prints, in one run: the median full check (`compileFlow`: parse, resolve, inspect) of a 50-,
+ * 500- and 5000-line flow; the median incremental Lezer reparse of the 5000-line flow after one
+ * keystroke; and, where a11-kit 0.4.4 is installed, the median `a11.flow.loads` of the same
+ * sources timed inside one Python process, with the ratio ours / reference.
+ * Goals: under 5 ms for 500 lines, under 1 ms for the reparse, and no slower than the reference.
+ */
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TreeFragment } from '@lezer/common';
+import { parser } from '../grammar/index.js';
+import { compileFlow } from '../src/flow/compile.js';
+
+/** A flow of about `lines` lines using most of the language, every name bound, nothing unused. */
+export function flowOfLines(lines: number): string {
+  const head = [
+    'flow bench {',
+    '  describe "A long flow for timing the checker."',
+    '  in  question: string required "What to find out."',
+    '  in  pages:    string stream',
+    '  out answer:   string',
+    '  out notes:    string stream',
+    '  header "x-a11-deadline" as deadline',
+    '  nodes scratch',
+    '  kept = node() in scratch',
+  ];
+  const body: string[] = [];
+  let index = 0;
+  while (head.length + body.length + 3 < lines) {
+    const n = index++;
+    body.push(
+      `  step${n} = try run web-fetch(url: question, deadline: deadline) timeout 20s via scratch`,
+      `  step${n}.text | truncate 200 | where it != "" | map upper(trim(it)) -> kept`,
+      `  let size${n} = step${n}.text | count`,
+      `  if size${n} > ${n} and not (status step${n}).ok {`,
+      `    logf "page %s was short" size${n}`,
+      `  }`,
+      `  for page${n} in pages | first ${n + 1} parallel 2 {`,
+      `    strformat("%s: %s", question, page${n}) -> notes`,
+      `  }`,
+    );
+  }
+  return [...head, ...body.slice(0, Math.max(0, lines - head.length - 3)), '  kept | first 1 -> answer', '}', ''].join('\n');
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Median milliseconds of `run`, after warming up; each round gets a fresh variant of the input. */
+function time(rounds: number, run: (round: number) => void): number {
+  for (let round = 0; round < Math.min(5, rounds); round++) run(-1 - round);
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const started = performance.now();
+    run(round);
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+}
+
+/** The reference's `a11.flow.loads`, timed in one Python process on the same sources. */
+function referenceTimes(sources: Record<string, string>, rounds: Record<string, number>): Record<string, number> | null {
+  const python = process.env.A11_PYTHON ?? '/opt/a11ref44/bin/python';
+  if (!existsSync(python)) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'flowplay-bench-'));
+  const input = join(dir, 'sources.json');
+  writeFileSync(input, JSON.stringify({ sources, rounds }));
+  const script = [
+    'import json, statistics, sys, time',
+    'import a11.flow',
+    'data = json.load(open(sys.argv[1]))',
+    'out = {}',
+    'for name, source in data["sources"].items():',
+    '    n = data["rounds"][name]',
+    '    for i in range(min(5, n)): a11.flow.loads(source + "\\n# warm %d\\n" % i)',
+    '    samples = []',
+    '    for i in range(n):',
+    '        varied = source + "\\n# %d\\n" % i',
+    '        started = time.perf_counter()',
+    '        a11.flow.loads(varied)',
+    '        samples.append((time.perf_counter() - started) * 1000)',
+    '    out[name] = statistics.median(samples)',
+    'print(json.dumps(out))',
+  ].join('\n');
+  const result = spawnSync(python, ['-c', script, input], { encoding: 'utf8' });
+  if (result.status !== 0) {
+    process.stderr.write(`reference timing failed: ${result.stderr}\n`);
+    return null;
+  }
+  return JSON.parse(result.stdout) as Record<string, number>;
+}
+
+function main(): void {
+  const sizes = [50, 500, 5000];
+  const sources: Record<string, string> = {};
+  const rounds: Record<string, number> = {};
+  for (const size of sizes) {
+    sources[`${size} lines`] = flowOfLines(size);
+    rounds[`${size} lines`] = size >= 5000 ? 15 : size >= 500 ? 60 : 200;
+  }
+  for (const [name, source] of Object.entries(sources)) {
+    const errors = compileFlow(source).diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length) throw new Error(`the ${name} benchmark flow does not check: ${errors[0]!.message}`);
+  }
+
+  const ours: Record<string, number> = {};
+  for (const [name, source] of Object.entries(sources)) {
+    // A fresh comment per round, so nothing can be reused between rounds.
+    ours[name] = time(rounds[name]!, (round) => compileFlow(`${source}# ${round}\n`, { sourceName: 'bench.flow' }));
+  }
+
+  // One keystroke in the middle of the 5000-line flow, reparsed from the previous tree's fragments.
+  const big = sources['5000 lines']!;
+  const tree = parser.parse(big);
+  const at = big.indexOf('truncate 200', Math.floor(big.length / 2)) + 'truncate 20'.length;
+  const fragments = TreeFragment.addTree(tree);
+  const reparse = time(100, (round) => {
+    const digit = String(Math.abs(round) % 10);
+    const edited = big.slice(0, at) + digit + big.slice(at);
+    const changed = TreeFragment.applyChanges(fragments, [{ fromA: at, toA: at, fromB: at, toB: at + 1 }]);
+    parser.parse(edited, changed);
+  });
+  const fullParse = time(10, (round) => parser.parse(`${big}# ${round}\n`));
+
+  const reference = referenceTimes(sources, rounds);
+  const row = (cells: string[]) => `${cells[0]!.padEnd(34)}${cells.slice(1).map((cell) => cell.padStart(14)).join('')}`;
+  const ms = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(3)} ms`);
+  const lines = [
+    'flowplay check — median times (lower is better)',
+    '',
+    row(['', 'flowplay', 'reference', 'ours / ref']),
+    ...sizes.map((size) => {
+      const name = `${size} lines`;
+      const theirs = reference?.[name];
+      return row([`full check, ${name}`, ms(ours[name]), ms(theirs), theirs ? `${(ours[name]! / theirs).toFixed(2)}x` : '—']);
+    }),
+    row(['Lezer reparse after 1 keystroke', ms(reparse), '', '']),
+    row(['(full Lezer parse, 5000 lines)', ms(fullParse), '', '']),
+    '',
+    `goals: 500 lines under 5 ms — ${ours['500 lines']! < 5 ? 'met' : 'missed'}; reparse under 1 ms — ${reparse < 1 ? 'met' : 'missed'}; ` +
+      (reference ? `no slower than the reference — ${sizes.every((size) => ours[`${size} lines`]! <= reference[`${size} lines`]!) ? 'met' : 'missed'}` : 'reference not installed (set A11_PYTHON)'),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main();

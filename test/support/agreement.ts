@@ -1,0 +1,103 @@
+/**
+ * Agreement between our checker and the reference on a set of sources: whether each has an
+ * error, which code the first error has, and where (line:column) it is. Shared by the
+ * differential test and `bench/agreement.ts`, so both measure the same thing.
+ */
+
+import { compileFlow } from '../../src/flow/compile.js';
+import { diagnosticsEnvelope } from '../../src/flow/diagnostics/wire.js';
+import { ReferenceChecker, type ReferenceDiagnostic } from './reference-checker.js';
+
+export interface Case {
+  name: string;
+  source: string;
+  /** What was done to it, for a mutation. */
+  note?: string;
+}
+
+interface FirstError {
+  code: string;
+  at: string;
+  family: string;
+}
+
+export interface CaseOutcome {
+  case: Case;
+  ours: FirstError | null;
+  theirs: FirstError | null;
+  errorAgrees: boolean;
+  codeAgrees: boolean;
+  positionAgrees: boolean;
+}
+
+export interface AgreementReport {
+  cases: number;
+  errorRate: number;
+  codeRate: number;
+  positionRate: number;
+  outcomes: CaseOutcome[];
+}
+
+function firstError(diagnostics: readonly Pick<ReferenceDiagnostic, 'code' | 'severity' | 'family' | 'range'>[]): FirstError | null {
+  const first = diagnostics.find((diagnostic) => diagnostic.severity === 'error');
+  return first ? { code: first.code, at: `${first.range.start.line}:${first.range.start.column}`, family: first.family } : null;
+}
+
+/** Our first error, as `flowplay check --format json` would report it. */
+export function ourFirstError(source: string): FirstError | null {
+  let envelope;
+  try {
+    envelope = diagnosticsEnvelope('-', compileFlow(source, { sourceName: '-' }).diagnostics);
+  } catch (error) {
+    // A crash is a disagreement the report should show, not a reason to stop measuring.
+    return { code: `crash: ${(error as Error).message}`, at: '?', family: 'crash' };
+  }
+  return firstError(envelope.diagnostics);
+}
+
+export async function measureAgreement(cases: readonly Case[], checker = new ReferenceChecker()): Promise<AgreementReport> {
+  const outcomes: CaseOutcome[] = [];
+  try {
+    const answers = await Promise.all(cases.map((one) => checker.check(one.source)));
+    cases.forEach((one, index) => {
+      const theirs = firstError(answers[index]!.diagnostics);
+      const ours = ourFirstError(one.source);
+      const errorAgrees = (ours === null) === (theirs === null);
+      const codeAgrees = errorAgrees && (ours === null || ours.code === theirs?.code);
+      const positionAgrees = errorAgrees && (ours === null || ours.at === theirs?.at);
+      outcomes.push({ case: one, ours, theirs, errorAgrees, codeAgrees, positionAgrees });
+    });
+  } finally {
+    checker.close();
+  }
+  const rate = (test: (outcome: CaseOutcome) => boolean) => (outcomes.length ? outcomes.filter(test).length / outcomes.length : 1);
+  return {
+    cases: outcomes.length,
+    errorRate: rate((outcome) => outcome.errorAgrees),
+    codeRate: rate((outcome) => outcome.codeAgrees),
+    positionRate: rate((outcome) => outcome.positionAgrees),
+    outcomes,
+  };
+}
+
+/** The `flow.form` codes the reference decides while lexing or parsing, which the syntax layer reports. */
+const PARSER_CODES = new Set(
+  [
+    'duration-unit', 'bad-number', 'unknown-stage', 'unknown-builtin', 'stage-argument', 'fold-start', 'fold-name',
+    'stage-not-parallel', 'unordered-without-parallel', 'into-without-try', 'node-parentheses', 'port-modifier-order',
+    'forward-headers', 'log-format', 'log-value', 'wait-of-one', 'zip-empty', 'field-modifier-order', 'repeated-modifier',
+    'one-of-not-a-list', 'one-of-empty',
+  ].map((name) => `flow.form.${name}`),
+);
+
+/** A mismatch is the syntax layer's when either side's first error is one the parser reports. */
+export function isSyntaxMismatch(outcome: CaseOutcome): boolean {
+  const syntactic = (first: FirstError | null) => first !== null && (first.family === 'syntax' || PARSER_CODES.has(first.code));
+  return syntactic(outcome.ours) || syntactic(outcome.theirs);
+}
+
+/** One line per mismatch, for a report a person reads. */
+export function describeMismatch(outcome: CaseOutcome): string {
+  const say = (first: FirstError | null) => (first ? `${first.code} at ${first.at}` : 'no error');
+  return `${outcome.case.name}${outcome.case.note ? ` (${outcome.case.note})` : ''}: ours ${say(outcome.ours)}, reference ${say(outcome.theirs)}`;
+}
