@@ -1,9 +1,11 @@
 import { serveCommand } from './serve.js';
 import { skillCommand } from './skill.js';
+import { checkCommand } from './check.js';
+import { planCommand } from './plan.js';
 import { helpText, parseCommandArgs, UsageError, type Command } from './command.js';
 
 /** Every subcommand of `flowplay`; the first is what a bare `flowplay` runs. */
-const commands: Command[] = [serveCommand, skillCommand];
+const commands: Command[] = [serveCommand, checkCommand, planCommand, skillCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -186,9 +186,11 @@ function resolveBind(ctx: FlowContext, bind: Bind, scope: Scope, steps: Describe
   const made = ctx.graph.step(graphBefore);
   if (made && graphBefore < ctx.graph.steps.length) {
     barrier.step = graphBefore;
+    // A race reads as who won; a wait or drain as the outcome it held for; a block, loop or
+    // pipe as its own outcome. Nothing else has one.
     if (made.kind === 'wait') barrier.ref = made.race ? ctx.winnerOf(graphBefore) : (made.outcome ?? NO_REF);
     else if (made.kind === 'drain') barrier.ref = made.outcome ?? NO_REF;
-    else barrier.ref = ctx.statusOfStep(graphBefore, bind.name.at);
+    else if (['block', 'for', 'repeat', 'pipe'].includes(made.kind)) barrier.ref = ctx.statusOfStep(graphBefore, bind.name.at);
     barrier.tolerant = made.kind === 'wait' || made.kind === 'block' || made.kind === 'pipe' ? made.tolerant : false;
     made.label = name;
   }
