@@ -49,6 +49,12 @@ async function main(): Promise<number> {
       `  first error code      ${percent(report.codeRate)}`,
       `  first error position  ${percent(report.positionRate)}`,
     );
+    const clean = report.outcomes.filter((outcome) => !outcome.parserTrouble);
+    const cleanRate = (test: (outcome: (typeof clean)[number]) => boolean) => percent(clean.length ? clean.filter(test).length / clean.length : 1);
+    lines.push(
+      `  of which ${clean.length} read cleanly by both parsers (the checker alone decides): ` +
+        `error ${cleanRate((o) => o.errorAgrees)}, code ${cleanRate((o) => o.codeAgrees)}, position ${cleanRate((o) => o.positionAgrees)}`,
+    );
     const mismatches = report.outcomes.filter((outcome) => !outcome.codeAgrees || !outcome.positionAgrees);
     for (const outcome of mismatches) lines.push(`    ${isSyntaxMismatch(outcome) ? 'syntax ' : 'checker'} ${describeMismatch(outcome)}`);
     lines.push('');

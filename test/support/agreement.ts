@@ -15,6 +15,16 @@ export interface Case {
   note?: string;
 }
 
+/** The `flow.form` codes the reference decides while lexing or parsing, which the syntax layer reports. */
+const PARSER_CODES = new Set(
+  [
+    'duration-unit', 'bad-number', 'unknown-stage', 'unknown-builtin', 'stage-argument', 'fold-start', 'fold-name',
+    'stage-not-parallel', 'unordered-without-parallel', 'into-without-try', 'node-parentheses', 'port-modifier-order',
+    'forward-headers', 'log-format', 'log-value', 'wait-of-one', 'zip-empty', 'field-modifier-order', 'repeated-modifier',
+    'one-of-not-a-list', 'one-of-empty',
+  ].map((name) => `flow.form.${name}`),
+);
+
 interface FirstError {
   code: string;
   at: string;
@@ -25,6 +35,8 @@ export interface CaseOutcome {
   case: Case;
   ours: FirstError | null;
   theirs: FirstError | null;
+  /** Whether either side's parser found the text unreadable (so the trees may differ in recovery). */
+  parserTrouble: boolean;
   errorAgrees: boolean;
   codeAgrees: boolean;
   positionAgrees: boolean;
@@ -43,29 +55,39 @@ function firstError(diagnostics: readonly Pick<ReferenceDiagnostic, 'code' | 'se
   return first ? { code: first.code, at: `${first.range.start.line}:${first.range.start.column}`, family: first.family } : null;
 }
 
-/** Our first error, as `flowplay check --format json` would report it. */
-export function ourFirstError(source: string): FirstError | null {
-  let envelope;
+/** Our diagnostics, as `flowplay check --format json` would report them. */
+export function ourDiagnostics(source: string): Pick<ReferenceDiagnostic, 'code' | 'severity' | 'family' | 'range'>[] {
   try {
-    envelope = diagnosticsEnvelope('-', compileFlow(source, { sourceName: '-' }).diagnostics);
+    return diagnosticsEnvelope('-', compileFlow(source, { sourceName: '-' }).diagnostics).diagnostics;
   } catch (error) {
     // A crash is a disagreement the report should show, not a reason to stop measuring.
-    return { code: `crash: ${(error as Error).message}`, at: '?', family: 'crash' };
+    const nowhere = { offset: 0, line: 0, column: 0 };
+    return [{ code: `crash: ${(error as Error).message}`, severity: 'error', family: 'crash', range: { start: nowhere, end: nowhere } }];
   }
-  return firstError(envelope.diagnostics);
 }
+
+/** Our first error, as `flowplay check --format json` would report it. */
+export function ourFirstError(source: string): FirstError | null {
+  return firstError(ourDiagnostics(source));
+}
+
+const parserError = (diagnostic: Pick<ReferenceDiagnostic, 'code' | 'severity' | 'family'>) =>
+  diagnostic.severity === 'error' && (diagnostic.family === 'syntax' || PARSER_CODES.has(diagnostic.code));
 
 export async function measureAgreement(cases: readonly Case[], checker = new ReferenceChecker()): Promise<AgreementReport> {
   const outcomes: CaseOutcome[] = [];
   try {
     const answers = await Promise.all(cases.map((one) => checker.check(one.source)));
     cases.forEach((one, index) => {
-      const theirs = firstError(answers[index]!.diagnostics);
-      const ours = ourFirstError(one.source);
+      const reference = answers[index]!.diagnostics;
+      const mine = ourDiagnostics(one.source);
+      const theirs = firstError(reference);
+      const ours = firstError(mine);
+      const parserTrouble = reference.some(parserError) || mine.some(parserError);
       const errorAgrees = (ours === null) === (theirs === null);
       const codeAgrees = errorAgrees && (ours === null || ours.code === theirs?.code);
       const positionAgrees = errorAgrees && (ours === null || ours.at === theirs?.at);
-      outcomes.push({ case: one, ours, theirs, errorAgrees, codeAgrees, positionAgrees });
+      outcomes.push({ case: one, ours, theirs, parserTrouble, errorAgrees, codeAgrees, positionAgrees });
     });
   } finally {
     checker.close();
@@ -80,20 +102,13 @@ export async function measureAgreement(cases: readonly Case[], checker = new Ref
   };
 }
 
-/** The `flow.form` codes the reference decides while lexing or parsing, which the syntax layer reports. */
-const PARSER_CODES = new Set(
-  [
-    'duration-unit', 'bad-number', 'unknown-stage', 'unknown-builtin', 'stage-argument', 'fold-start', 'fold-name',
-    'stage-not-parallel', 'unordered-without-parallel', 'into-without-try', 'node-parentheses', 'port-modifier-order',
-    'forward-headers', 'log-format', 'log-value', 'wait-of-one', 'zip-empty', 'field-modifier-order', 'repeated-modifier',
-    'one-of-not-a-list', 'one-of-empty',
-  ].map((name) => `flow.form.${name}`),
-);
 
-/** A mismatch is the syntax layer's when either side's first error is one the parser reports. */
+/**
+ * A mismatch is the syntax layer's when either parser found something unreadable: the trees then
+ * differ in how they recovered, and the checker only reads what it is given.
+ */
 export function isSyntaxMismatch(outcome: CaseOutcome): boolean {
-  const syntactic = (first: FirstError | null) => first !== null && (first.family === 'syntax' || PARSER_CODES.has(first.code));
-  return syntactic(outcome.ours) || syntactic(outcome.theirs);
+  return outcome.parserTrouble;
 }
 
 /** One line per mismatch, for a report a person reads. */

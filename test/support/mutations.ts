@@ -231,8 +231,8 @@ export function mutate(source: string, kind: MutationKind, random: () => number)
 }
 
 /**
- * `count` mutations spread evenly over the kinds and the sources, from `seed`. A kind with no
- * site in the chosen source is retried on another source, so every kind is represented.
+ * `count` mutations spread over the kinds and the sources, from `seed`. A kind with no site in
+ * the chosen source simply makes nothing that round; the kinds take turns.
  */
 export function generateMutations(sources: readonly { name: string; source: string }[], count: number, seed: number): Mutation[] {
   const random = seededRandom(seed);
@@ -240,8 +240,9 @@ export function generateMutations(sources: readonly { name: string; source: stri
   const seen = new Set<string>();
   let attempts = 0;
   while (mutations.length < count && attempts < count * 50) {
+    // Round-robin over the kinds by attempt, so a kind with few sites cannot stall the rest.
+    const kind = mutationKinds[attempts % mutationKinds.length]!;
     attempts++;
-    const kind = mutationKinds[mutations.length % mutationKinds.length]!;
     const origin = pick(sources, random);
     if (!origin) break;
     const made = mutate(origin.source, kind, random);

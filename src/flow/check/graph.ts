@@ -47,7 +47,10 @@ export class GraphBuilder {
 
   /** Appends a ref (its `id`, `unary` — except for ports — and `skip` are filled in here). */
   addRef(draft: DistributiveOmit<RefDraft, 'id' | 'skip' | 'unary'> & { unary?: boolean }): RefId {
-    const ref = { ...draft, id: this.refs.length, skip: 0 } as RefDraft;
+    // The draft becomes the ref: it is made for this call and nothing else holds it.
+    const ref = draft as RefDraft;
+    ref.id = this.refs.length;
+    ref.skip = 0;
     switch (ref.kind) {
       case 'header':
       case 'node-id':
@@ -81,7 +84,8 @@ export class GraphBuilder {
 
   /** Appends a step and records it in its body. */
   addStep(draft: DistributiveOmit<StepDraft, 'id'>): StepId {
-    const step = { ...draft, id: this.steps.length } as StepDraft;
+    const step = draft as StepDraft;
+    step.id = this.steps.length;
     this.steps.push(step);
     if (step.body >= 0) this.bodies[step.body]?.steps.push(step.id);
     return step.id;

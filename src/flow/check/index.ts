@@ -67,11 +67,18 @@ export function checkSyntaxTree(file: SourceFile, text: string | SourceText, syn
   const report = collectInto(problems);
   const resolution = resolveFile(file, source, options.sourceName, report, options.catalogue);
   const resolved = dedupe(problems.map((problem) => toDiagnostic(problem, source)));
-  // In the order they were found — the parser's, then the resolver's — as the reference's plan lists them.
-  const plan = planOf(resolution.program, resolved.map(diagnosticToWire));
-  if (hasErrors(resolved)) return { diagnostics: sortDiagnostics(resolved), plan };
+  // Made when first asked for: an editor checking on every keystroke never needs it.
+  // Its diagnostics are in the order found — the parser's, then the resolver's — as the reference's plan lists them.
+  const withPlan = <T extends object>(result: T): T & { plan: PlanEnvelope } => {
+    let plan: PlanEnvelope | undefined;
+    return Object.defineProperty(result, 'plan', {
+      enumerable: true,
+      get: () => (plan ??= planOf(resolution.program, resolved.map(diagnosticToWire))),
+    }) as T & { plan: PlanEnvelope };
+  };
+  if (hasErrors(resolved)) return withPlan({ diagnostics: sortDiagnostics(resolved) });
   const findings: Problem[] = [];
   inspect(resolution, file.structs, collectInto(findings));
   const diagnostics = sortDiagnostics(dedupe([...resolved, ...findings.map((problem) => toDiagnostic(problem, source))]));
-  return { program: resolution.program, diagnostics, plan };
+  return withPlan({ program: resolution.program, diagnostics });
 }

@@ -49,20 +49,28 @@ function stageText(stage: Stage): string {
 
 /** The graph's stage for one written stage, with its argument resolved. */
 function resolveStage(ctx: FlowContext, stage: Stage, scope: Scope, previousPattern: string): StageOp {
+  const argument = stage.argument;
+  if (argument?.takes === 'stream') {
+    const stream = argument.source ? resolveSource(ctx, argument.source, scope).ref : NO_REF;
+    return { name: stage.name, tolerant: stage.tolerant, failures: null, parallel: stage.parallel, ordered: stage.ordered, at: stage.at, takes: 'stream', stream };
+  }
+  // `it` in the argument is the value the stage before made: a `map` after a `match` knows its fields.
+  const outer = ctx.itPattern;
+  ctx.itPattern = previousPattern;
+  try {
+    return stageOp(ctx, stage, scope);
+  } finally {
+    ctx.itPattern = outer;
+  }
+}
+
+function stageOp(ctx: FlowContext, stage: Stage, scope: Scope): StageOp {
   const common = { name: stage.name, tolerant: stage.tolerant, failures: null, parallel: stage.parallel, ordered: stage.ordered, at: stage.at };
   const argument = stage.argument;
-  const withIt = <T>(work: () => T): T => {
-    const outer = ctx.itPattern;
-    ctx.itPattern = previousPattern;
-    try {
-      return work();
-    } finally {
-      ctx.itPattern = outer;
-    }
-  };
   switch (argument?.takes) {
     case undefined:
     case 'none':
+    case 'stream':
       return { ...common, takes: 'none' };
     case 'number':
       return { ...common, takes: 'number', count: argument.count ?? 0 };
@@ -73,9 +81,7 @@ function resolveStage(ctx: FlowContext, stage: Stage, scope: Scope, previousPatt
       return { ...common, takes: 'duration', seconds: argument.seconds ?? 0 };
     case 'log':
     case 'logf':
-      return { ...common, takes: argument.takes, log: withIt(() => resolveLogTail(ctx, argument.log, scope, true, stage.at)) };
-    case 'stream':
-      return { ...common, takes: 'stream', stream: argument.source ? resolveSource(ctx, argument.source, scope).ref : NO_REF };
+      return { ...common, takes: argument.takes, log: resolveLogTail(ctx, argument.log, scope, true, stage.at) };
     case 'fold': {
       // The accumulator is an ordinary name in a scope of its own, bound to a value the runtime
       // fills in per value — so a typo in it is the same diagnostic as any other unknown name.
@@ -84,14 +90,14 @@ function resolveStage(ctx: FlowContext, stage: Stage, scope: Scope, previousPatt
       if (argument.carried?.text) {
         ctx.define(folding, newSymbol('loop-variable', argument.carried.text, argument.carried.at, { ref: carry }));
       }
-      const expr = withIt(() => resolveExpression(ctx, argument.expression, folding, true));
+      const expr = resolveExpression(ctx, argument.expression, folding, true);
       return { ...common, takes: 'fold', start: argument.start ?? { kind: 'null' }, carried: argument.carried?.text ?? '', carry, expr };
     }
     case 'sort-key':
-      return { ...common, takes: 'sort-key', by: withIt(() => resolveExpression(ctx, argument.by, scope, true)), descending: argument.descending };
+      return { ...common, takes: 'sort-key', by: resolveExpression(ctx, argument.by, scope, true), descending: argument.descending };
     case 'expr':
     case 'expr?':
-      return { ...common, takes: argument.takes, expr: withIt(() => resolveExpression(ctx, argument.expression, scope, true)) };
+      return { ...common, takes: argument.takes, expr: resolveExpression(ctx, argument.expression, scope, true) };
   }
 }
 
