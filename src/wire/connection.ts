@@ -208,8 +208,12 @@ export class WireConnection {
     if (this.#phase !== 'open' || this.#sentFinish) return;
     const trailers = new Map(headers);
     trailers.set(SESSION_STATUS_HEADER, packStatus(Status.OK));
-    this.#flush();
-    this.#sendEncoded(encodeWireMessage({ fragments: [], actions: [], headers: trailers }));
+    try {
+      this.#flush();
+      this.#sendEncoded(encodeWireMessage({ fragments: [], actions: [], headers: trailers }));
+    } catch {
+      return; // The socket failed; the connection has ended with that.
+    }
     this.#sentFinish = true;
     if (this.#peerFinished) this.#closeSocket(Status.OK);
     else this.#graceTimer = setTimeout(() => this.#closeSocket(Status.OK), graceMs);

@@ -136,13 +136,18 @@ export class ServedCall {
       controller: this.controller,
       dispatcher: host.nestedDispatcher(headers),
       origin: host.origin,
-    }).then(async (status) => {
-      await Promise.all(mirrors.map((mirror) => mirror.done));
-      this.#sendStatus(STATUS_PORT, status, true);
-      for (const id of this.#inputIds) host.nodes.forget(id);
-      host.finished(this);
-      this.#resolve(status);
-    });
+    })
+      .then(async (status) => {
+        await Promise.all(mirrors.map((mirror) => mirror.done));
+        this.#sendStatus(STATUS_PORT, status, true);
+        return status;
+      })
+      .catch((error: unknown) => new Status(StatusCode.INTERNAL, `Finishing call '${this.id}' failed: ${String(error)}`))
+      .then((status) => {
+        for (const id of this.#inputIds) host.nodes.forget(id);
+        this.#resolve(status);
+        host.finished(this);
+      });
   }
 
   #sendStatus(port: string, status: Status, closing: boolean): void {

@@ -17,7 +17,7 @@ import { documentEntries, schemaFromEntry, type SchemaDocument } from './schema-
 import { refuseCall, ServedCall, type ServeHost } from './served-call.js';
 import { SessionNodes, type NodeLimits } from './session-nodes.js';
 import { Status, StatusCode, StatusError } from './status.js';
-import { isStatusChunk } from './status-chunk.js';
+import { isCloseMarker, isStatusChunk } from './status-chunk.js';
 import { chunkFromRecord } from './wire-chunk.js';
 
 export interface SessionLimits extends NodeLimits {
@@ -292,7 +292,7 @@ export class Session implements ActionDispatcher {
     if (!isStatusChunk(chunk)) {
       return this.#report({ status: new Status(StatusCode.INVALID_ARGUMENT, `Node '${id}' carries statuses only; a '${chunk.mimetype}' value was dropped.`), target: id });
     }
-    if (chunk.attribute('a11-close') !== undefined) return;
+    if (isCloseMarker(chunk)) return;
     const problem = call.onStatusFragment(port, chunk);
     if (problem) this.#report({ status: problem, target: id });
   }
