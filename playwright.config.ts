@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/support/browser';
 
 const port = Number(process.env.FLOWPLAY_E2E_PORT ?? 8311);
+// The launch token the served page must present; fixed per run so tests can open the page with it
+// (workers read it from the environment this sets, see e2e/support/page.ts).
+const token = (process.env.FLOWPLAY_E2E_TOKEN ??= randomBytes(12).toString('base64url'));
 
 // The suite drives Debian's Chromium (Playwright's own browser download does not work here)
 // against `flowplay serve`, the same server `npm start` runs.
@@ -18,7 +22,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `node bin/flowplay.js serve --port ${port}`,
+    command: `node bin/flowplay.js serve --port ${port} --token ${token}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,

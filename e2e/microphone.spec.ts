@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { chromiumLaunchOptions } from './support/browser';
+import { withToken } from './support/page';
 import { speechWav } from './support/speech';
 
 test('the microphone check runs the capture worklet and moves the level meter', async ({ playwright }, testInfo) => {
@@ -9,7 +10,7 @@ test('the microphone check runs the capture worklet and moves the level meter', 
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(test.info().project.use.baseURL ?? '/');
+    await page.goto(withToken('/'));
     const meter = page.getByRole('meter', { name: 'Microphone level' });
     await expect(meter).toHaveAttribute('aria-valuenow', '0');
 

@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { openPlayground, withToken } from './support/page';
 
 test('the served playground renders its editor without console errors', async ({ page }, testInfo) => {
   const problems: string[] = [];
@@ -7,11 +8,17 @@ test('the served playground renders its editor without console errors', async ({
   });
   page.on('pageerror', (error) => problems.push(error.message));
 
-  await page.goto('/');
+  await openPlayground(page);
   await expect(page.getByRole('heading', { name: 'Flow Playground' })).toBeVisible();
   const editor = page.locator('.cm-editor .cm-content');
   await expect(editor).toBeVisible();
   await expect(editor).toContainText('flow hello');
+  // The page connects to the gateway that served it and lists what a flow may compose there.
+  await expect(page.getByTestId('connection-status')).toHaveText(/^Connected · \d+ actions$/);
+  await expect(page.getByRole('region', { name: 'Actions' }).getByRole('article', { name: 'shell_execute' })).toBeVisible();
+  for (const region of ['Actions', 'Plan', 'Run', 'Outputs']) {
+    await expect(page.getByRole(region === 'Run' ? 'form' : 'region', { name: region, exact: true })).toBeVisible();
+  }
 
   await page.screenshot({ path: testInfo.outputPath('playground.png'), fullPage: true });
   expect(problems).toEqual([]);
@@ -24,7 +31,7 @@ test('the fake microphone plays a spoken WAV into getUserMedia', async ({ playwr
   const browser = await playwright.chromium.launch(chromiumLaunchOptions({ microphoneWav: wav }));
   try {
     const page = await browser.newPage();
-    await page.goto(test.info().project.use.baseURL ?? '/');
+    await page.goto(withToken('/'));
     const peak = await page.evaluate(async () => {
       const stream = await navigator.mediaDevices.getUserMedia({
         audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },

@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test';
+import { openPlayground, withToken } from './support/page';
 
 test.describe('workspace', () => {
   test.beforeEach(async ({ page }) => {
-    await page.goto('/');
-    await page.evaluate(() => localStorage.clear());
-    await page.goto('/');
+    await openPlayground(page);
   });
 
   test('an example opens in its own document, with undo history kept per document', async ({ page }, testInfo) => {
@@ -58,9 +57,7 @@ test.describe('workspace', () => {
 
 test.describe('editor', () => {
   test('highlights Flow, folds a flow body and toggles # comments', async ({ page }, testInfo) => {
-    await page.goto('/');
-    await page.evaluate(() => localStorage.clear());
-    await page.goto('/');
+    await openPlayground(page);
     const editor = page.locator('.cm-content');
     // The grammar colours `flow` as a definition keyword and `string` as a type.
     await expect(editor.locator('span', { hasText: /^flow$/ }).first()).toBeVisible();
@@ -99,9 +96,7 @@ flow shout {
 `;
 
   test('completes a step’s ports after `step.` and documents them on hover', async ({ page }, testInfo) => {
-    await page.goto('/');
-    await page.evaluate(() => localStorage.clear());
-    await page.goto('/');
+    await openPlayground(page);
     const editor = page.locator('.cm-content');
     await editor.click();
     await page.keyboard.press('Control+a');

@@ -11,8 +11,8 @@ export interface Example {
   title: string;
   summary: string;
   source: string;
-  /** The flow to run when the source declares several. */
-  flow?: string;
+  /** The flow of the source to run. */
+  flow: string;
   mode: RunMode;
   /** Input values that make a first run work, by port. */
   inputs: Record<string, unknown>;
@@ -28,6 +28,7 @@ export const examples: readonly Example[] = [
     title: 'Hello',
     summary: 'One input, one output, one pipe — the smallest flow.',
     source: hello,
+    flow: 'hello',
     mode: 'page',
     inputs: { name: 'world' },
   },
@@ -36,6 +37,7 @@ export const examples: readonly Example[] = [
     title: 'Microphone → model',
     summary: 'Speak a sentence; the gateway recognises it and a model answers, word by word.',
     source: listenAndAnswer,
+    flow: 'listen-and-answer',
     mode: 'gateway',
     inputs: { asr: {} },
     microphone: true,
@@ -46,6 +48,7 @@ export const examples: readonly Example[] = [
     title: 'Research-style composition',
     summary: 'Read several files in parallel off the wire and have a model summarise them.',
     source: research,
+    flow: 'summarise-files',
     mode: 'gateway',
     inputs: { dir: '/etc', limit: 3 },
     model: true,

@@ -14,12 +14,24 @@ import { toDisplayJson } from './preview';
 export interface OutputSurface {
   /** Continues the running text. */
   appendText(text: string): void;
+  /** Adds one text value on a line of its own. */
+  appendLine(text: string): void;
   /** Adds one value on its own (a JSON document, an audio summary). */
   appendBlock(text: string): void;
   clear(): void;
 }
 
 export type Piece = { kind: 'text' | 'block'; text: string };
+
+/**
+ * How text values are shown: joined as written (`text`: model tokens carry their own spaces) or
+ * one per line (`lines`: a shell's output lines carry no line break). `auto` decides from the
+ * first values: a stream whose values never start or end with whitespace is lines.
+ */
+export type TextLayout = 'auto' | 'text' | 'lines';
+
+/** How many values `auto` looks at before settling on lines. */
+const LAYOUT_SAMPLE = 2;
 
 /** How one value reads on the page. Strings continue the text; anything else is a block. */
 export function pieceOf(chunk: Chunk): Piece {
@@ -49,6 +61,11 @@ export class OutputSink {
   readonly #pieces: Piece[] = [];
   #surface: OutputSurface | null = null;
   readonly #batcher: FrameBatcher<Piece>;
+  #layout: TextLayout = 'auto';
+  #decided: 'text' | 'lines' | null = null;
+  #texts = 0;
+  /** Called when `auto` settles (the view shows which layout is in use). */
+  onlayout: ((layout: 'text' | 'lines') => void) | undefined;
 
   constructor(port: string, schedule?: FrameScheduler) {
     this.port = port;
@@ -62,6 +79,37 @@ export class OutputSink {
     const piece = pieceOf(chunk);
     this.#pieces.push(piece);
     this.#batcher.push(piece);
+    // After queueing: settling on lines repaints everything, this value included, exactly once.
+    if (piece.kind === 'text' && this.#layout === 'auto' && !this.#decided) this.#observe(piece.text);
+  }
+
+  /** The layout text values are shown in now. */
+  get layout(): 'text' | 'lines' {
+    if (this.#layout !== 'auto') return this.#layout;
+    return this.#decided ?? 'text';
+  }
+
+  /** Chooses a layout (repainting what is shown). */
+  setLayout(layout: TextLayout): void {
+    this.#layout = layout;
+    this.#repaint();
+  }
+
+  #observe(text: string): void {
+    if (/^\s|\s$/.test(text)) return this.#settle('text');
+    if (++this.#texts >= LAYOUT_SAMPLE) this.#settle('lines');
+  }
+
+  #settle(layout: 'text' | 'lines'): void {
+    this.#decided = layout;
+    this.onlayout?.(layout);
+    // Only the first value or two can have been painted the other way: repainting is cheap.
+    if (layout === 'lines') this.#repaint();
+  }
+
+  #repaint(): void {
+    const surface = this.#surface;
+    if (surface) this.attach(surface);
   }
 
   /** Paints what is queued now (the stream ended: no reason to wait for the frame). */
@@ -69,9 +117,10 @@ export class OutputSink {
     this.#batcher.flushNow();
   }
 
-  /** Everything so far as one text (the copy button). */
+  /** Everything so far as one text (the copy button), in the layout shown. */
   text(): string {
-    return this.#pieces.map((piece) => (piece.kind === 'text' ? piece.text : `\n${piece.text}\n`)).join('');
+    const separator = this.layout === 'lines' ? '\n' : '';
+    return this.#pieces.map((piece) => (piece.kind === 'text' ? piece.text + separator : `\n${piece.text}\n`)).join('');
   }
 
   /** Shows this output on `surface`, painting what came before at once. */
@@ -98,9 +147,14 @@ export class OutputSink {
   }
 
   #write(surface: OutputSurface, pieces: readonly Piece[]): void {
+    const lines = this.layout === 'lines';
     // Consecutive text pieces go in with one append.
     let text = '';
     for (const piece of pieces) {
+      if (piece.kind === 'text' && lines) {
+        surface.appendLine(piece.text);
+        continue;
+      }
       if (piece.kind === 'text') {
         text += piece.text;
         continue;
@@ -126,6 +180,13 @@ export function domSurface(element: HTMLElement): OutputSurface {
         element.append(span);
       }
       running.appendData(text);
+    },
+    appendLine(text) {
+      running = null;
+      const line = document.createElement('div');
+      line.className = 'output-line';
+      line.textContent = text;
+      element.append(line);
     },
     appendBlock(text) {
       running = null;

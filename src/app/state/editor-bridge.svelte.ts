@@ -1,3 +1,4 @@
+import { snippet } from '@codemirror/autocomplete';
 import { EditorSelection } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 
@@ -41,6 +42,23 @@ export class EditorBridge {
       scrollIntoView: true,
       userEvent: 'input',
     });
+    view.focus();
+  }
+
+  /**
+   * Inserts a snippet template (`${field}` placeholders, tab between them) on a new line after
+   * the cursor's, at that line's indentation (or into the cursor's line when it is blank).
+   */
+  insertSnippet(template: string): void {
+    const view = this.#view;
+    if (!view) return;
+    const line = view.state.doc.lineAt(view.state.selection.main.head);
+    const blank = line.text.trim() === '';
+    const indent = /^\s*/.exec(line.text)?.[0] || '  ';
+    const body = template.replace(/\n/g, `\n${indent}`);
+    const from = blank ? line.from : line.to;
+    const text = blank ? `${indent}${body}` : `\n${indent}${body}`;
+    snippet(text)(view, { label: '' }, from, blank ? line.to : line.to);
     view.focus();
   }
 

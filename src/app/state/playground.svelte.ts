@@ -1,9 +1,19 @@
 import { getContext, setContext } from 'svelte';
-import { examples } from '../examples';
+import { Header } from '../../gateway/actions/headers';
+import { ActionRegistry } from '../../wire/registry';
+import { registerCaptureActions } from '../audio/capture-actions';
+import { examples, type Example } from '../examples';
+import { embeddedGatewayUrl, saveGateway, savedGateway, takeLaunchToken, TOKEN_PARAMETER } from '../gateway/address';
+import { recheck } from '../editor/lint';
+import { GatewayExecutor } from '../gateway/flow-run';
 import { AddressSync } from './address.svelte';
+import { CheckState } from './check.svelte';
+import { Connection } from './connection.svelte';
 import { Discovery } from './discovery.svelte';
 import { EditorBridge } from './editor-bridge.svelte';
+import { Inspector } from './inspector.svelte';
 import { MicrophoneState } from './microphone.svelte';
+import { RunState } from './run.svelte';
 import { ThemeState } from './theme.svelte';
 import { Workspace } from './workspace.svelte';
 
@@ -18,6 +28,95 @@ export class Playground {
   readonly address = new AddressSync(this.workspace);
   readonly microphone = new MicrophoneState();
   readonly discovery = new Discovery();
+  /** What this page serves to the gateway: the capture actions. */
+  readonly registry = new ActionRegistry();
+  /** The gateway that served the page, with the launch token. */
+  readonly embeddedUrl: string;
+  readonly connection: Connection;
+  readonly check: CheckState;
+  readonly inspector = new Inspector();
+  readonly run: RunState;
+
+  constructor() {
+    const token = typeof location === 'undefined' ? '' : takeLaunchToken(location, history, globalThis.sessionStorage ?? null);
+    this.embeddedUrl = typeof location === 'undefined' ? '' : embeddedGatewayUrl(location.href, token);
+    this.connection = new Connection(this.registry, this.discovery, (url) => sameEndpoint(url, this.embeddedUrl));
+    this.check = new CheckState(this.connection, null);
+    this.check.headers = () => this.#allowListHeaders();
+    this.run = new RunState({ gateway: new GatewayExecutor(this.connection) }, this.inspector, this.microphone, () =>
+      this.check.flows(this.workspace.active.source),
+    );
+    registerCaptureActions(
+      this.registry,
+      this.microphone.open,
+      {
+        gateway: () => {
+          const session = this.connection.session;
+          const offer = this.connection.offer;
+          return session && offer ? { dispatcher: session, schema: (name) => offer.schemas.get(name) } : null;
+        },
+      },
+      this.microphone.hooks,
+    );
+  }
+
+  /** Connects to the gateway the reader chose last, or the one that served the page. */
+  start(): void {
+    const chosen = savedGateway(globalThis.localStorage ?? null);
+    this.connection.connect(chosen || this.embeddedUrl);
+  }
+
+  /** Connects to `url`; empty means the page's own gateway (with the launch token). */
+  connectTo(url: string): void {
+    const trimmed = url.trim();
+    const target = !trimmed || sameEndpoint(trimmed, this.embeddedUrl) ? this.embeddedUrl : trimmed;
+    saveGateway(globalThis.localStorage ?? null, target === this.embeddedUrl ? '' : target);
+    this.check.resetRemote();
+    this.connection.connect(target);
+  }
+
+  /** The gateway address to show for editing (the launch token left out). */
+  displayGateway(): string {
+    const url = this.connection.url || this.embeddedUrl;
+    try {
+      const parsed = new URL(url);
+      parsed.searchParams.delete(TOKEN_PARAMETER);
+      return parsed.toString();
+    } catch {
+      return url;
+    }
+  }
+
+  /** Opens an example in its own document and prepares its run. */
+  openExample(example: Example): void {
+    this.workspace.openOrReuse(example.id, example.source);
+    this.run.prefill(example.flow, example.inputs, this.run.modes().includes(example.mode) ? example.mode : this.run.mode);
+  }
+
+  /** Asks the gateway again what it offers and what it makes of the shown flow (the allow-list changed, or the session is new). */
+  refreshGatewayView(): void {
+    if (!this.connection.open) return;
+    void this.connection.refresh(this.#allowListHeaders());
+    const view = this.editor.view;
+    if (view) recheck(view, this.check);
+  }
+
+  /** flow_actions and flow_check need only the allow-list: it decides which calls the gateway refuses. */
+  #allowListHeaders(): Map<string, string> {
+    const allowed = this.run.settings.headers().get(Header.allowedLlmActions);
+    return new Map(allowed ? [[Header.allowedLlmActions, allowed]] : []);
+  }
+}
+
+/** Whether two gateway URLs name the same endpoint (the token aside). */
+function sameEndpoint(a: string, b: string): boolean {
+  try {
+    const left = new URL(a);
+    const right = new URL(b);
+    return left.host === right.host && left.pathname === right.pathname && left.protocol === right.protocol;
+  } catch {
+    return false;
+  }
 }
 
 const KEY = Symbol('playground');

@@ -25,6 +25,8 @@ export interface OutputView {
   values: number;
   stream: boolean;
   type: string;
+  /** How text values are laid out (see OutputSink). */
+  layout: 'text' | 'lines';
 }
 
 function draftKey(flow: string, port: string): string {
@@ -55,12 +57,18 @@ export class RunState {
   #feeds: (() => void)[] = [];
 
   constructor(
-    private readonly executors: Record<RunMode, RunExecutor>,
+    /** Where a run can go; a mode without an executor is not offered. */
+    private readonly executors: Partial<Record<RunMode, RunExecutor>>,
     private readonly inspector: Inspector,
     private readonly microphone: MicrophoneState,
     /** The flows of the shown document, from the latest check. */
     private readonly flows: () => PlanFlowLike[],
   ) {}
+
+  /** The modes this page can run in. */
+  modes(): RunMode[] {
+    return (['gateway', 'page'] as const).filter((mode) => this.executors[mode] !== undefined);
+  }
 
   get active(): boolean {
     return this.phase === 'running' || this.phase === 'cancelling';
@@ -109,7 +117,9 @@ export class RunState {
   blocker(source: string): string {
     if (this.active) return 'A run is in progress.';
     if (!source.trim()) return 'The editor is empty.';
-    const unavailable = this.executors[this.mode].unavailable();
+    const executor = this.executors[this.mode];
+    if (!executor) return 'This page cannot run flows that way.';
+    const unavailable = executor.unavailable();
     if (unavailable) return unavailable;
     if (!this.chosen()) return 'Waiting for the check to find a flow to run.';
     const allowed = this.settings.allowedError();
@@ -135,7 +145,7 @@ export class RunState {
     this.settings.save();
     this.#reset(flow);
     const reporter = this.#reporter();
-    const running = this.executors[this.mode].start(
+    const running = this.executors[this.mode]!.start(
       { source, flow: flow.flow, plan: flow, values: collected.values, open: collected.open, headers: this.settings.headers() },
       reporter,
     );
@@ -163,6 +173,12 @@ export class RunState {
     return true;
   }
 
+  /** Shows an output's text values joined or one per line. */
+  setLayout(view: OutputView, layout: 'text' | 'lines'): void {
+    view.layout = layout;
+    view.sink.setLayout(layout);
+  }
+
   /** Ends live microphone feeds now (their ports close; the run goes on). */
   stopListening(): void {
     this.#stopFeeds();
@@ -187,13 +203,21 @@ export class RunState {
       values: 0,
       stream: !declared.unary,
       type: declared.type,
+      layout: 'text' as const,
     }));
-    for (const [index, view] of this.outputs.entries()) {
-      view.sink.onpaint = (sink) => {
-        const current = this.outputs[index];
-        if (current && current.sink === sink) current.values = sink.painted;
-      };
-    }
+    this.outputs.forEach((view, index) => this.#follow(view.sink, index));
+  }
+
+  /** Keeps a view's counters in step with its sink (once a frame at most). */
+  #follow(sink: OutputSink, index: number): void {
+    sink.onpaint = (painted) => {
+      const current = this.outputs[index];
+      if (current && current.sink === painted) current.values = painted.painted;
+    };
+    sink.onlayout = (layout) => {
+      const current = this.outputs[index];
+      if (current && current.sink === sink) current.layout = layout;
+    };
   }
 
   #reporter(): RunReporter {
@@ -201,7 +225,8 @@ export class RunState {
       output: (port) => {
         let view = this.outputs.find((candidate) => candidate.port === port);
         if (!view) {
-          this.outputs.push({ port, sink: new OutputSink(port), values: 0, stream: true, type: '' });
+          this.outputs.push({ port, sink: new OutputSink(port), values: 0, stream: true, type: '', layout: 'text' });
+          this.#follow(this.outputs.at(-1)!.sink, this.outputs.length - 1);
           view = this.outputs.at(-1)!;
         }
         return view.sink;

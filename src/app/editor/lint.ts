@@ -1,0 +1,120 @@
+/**
+ * Diagnostics in the editor through @codemirror/lint: the local compiler's on every change, the
+ * gateway's flow_check once it answers for the same text, as underlines, gutter markers and a
+ * panel whose rows read `line:column code message`. The reference's fixes are quick-fix actions.
+ */
+import { linter, setDiagnostics, type Action, type Diagnostic as LintDiagnostic } from '@codemirror/lint';
+import type { Extension } from '@codemirror/state';
+import type { EditorView } from '@codemirror/view';
+import type { Diagnostic, Severity } from '../../flow/diagnostics/diagnostic';
+import { SourceText } from '../../flow/diagnostics/source-text';
+import type { RemoteProblem } from '../gateway/flow-check';
+import type { CheckState } from '../state/check.svelte';
+
+const SEVERITY: Record<Severity, LintDiagnostic['severity']> = {
+  error: 'error',
+  warning: 'warning',
+  'weak-warning': 'info',
+  information: 'hint',
+};
+
+/** How long typing must pause before the local compiler runs (the marker must show within 300 ms). */
+export const LINT_DELAY_MS = 80;
+
+function row(line: number, column: number, code: string, message: string): (view: EditorView) => Node {
+  return () => {
+    const element = document.createElement('span');
+    element.className = 'flow-diagnostic';
+    const position = document.createElement('span');
+    position.className = 'flow-diagnostic-position';
+    position.textContent = `${line}:${column}`;
+    const label = document.createElement('code');
+    label.className = 'flow-diagnostic-code';
+    label.textContent = code;
+    element.append(position, ' ', label, ' ', message);
+    return element;
+  };
+}
+
+function fixActions(diagnostic: Diagnostic): Action[] {
+  return diagnostic.fixes.map((fix) => ({
+    name: fix.label,
+    apply(view) {
+      view.dispatch({
+        changes: fix.edits.map((edit) => ({ from: edit.from, to: edit.to, insert: edit.text })),
+        userEvent: 'input.fix',
+        scrollIntoView: true,
+      });
+    },
+  }));
+}
+
+/** A compiler diagnostic as the editor shows it. */
+export function toLintDiagnostic(diagnostic: Diagnostic): LintDiagnostic {
+  const { line, column } = diagnostic.range.start;
+  return {
+    from: diagnostic.from,
+    to: diagnostic.to,
+    severity: SEVERITY[diagnostic.severity],
+    source: diagnostic.code,
+    message: `${line}:${column} ${diagnostic.code} ${diagnostic.message}`,
+    renderMessage: row(line, column, diagnostic.code, diagnostic.message),
+    actions: fixActions(diagnostic),
+  };
+}
+
+/** The gateway's refusal as the editor shows it. */
+export function remoteLintDiagnostic(problem: RemoteProblem, source: string): LintDiagnostic {
+  const { line, column } = new SourceText(source).position(problem.from);
+  const code = `gateway ${problem.code}`;
+  return {
+    from: problem.from,
+    to: problem.to,
+    severity: 'error',
+    source: code,
+    message: `${line}:${column} ${code} ${problem.message}`,
+    renderMessage: row(line, column, code, problem.message),
+  };
+}
+
+/** Whether the gateway's refusal says what a local diagnostic already says (then it is not repeated). */
+function repeats(problem: RemoteProblem, local: readonly Diagnostic[]): boolean {
+  return local.some((diagnostic) => diagnostic.from === problem.from && problem.message.includes(diagnostic.message.replace(/\.$/, '')));
+}
+
+/** Everything to mark in `source`: the local compiler's diagnostics and the gateway's refusal. */
+function diagnosticsFor(check: CheckState, source: string): LintDiagnostic[] {
+  const local = check.compileNow(source)?.diagnostics ?? [];
+  const shown = local.map(toLintDiagnostic);
+  const remote = check.remoteFor(source)?.problem;
+  if (remote && !repeats(remote, local)) shown.push(remoteLintDiagnostic(remote, source));
+  return shown;
+}
+
+/**
+ * Checks the editor's text again now, on the gateway too (after connecting, or when the
+ * allow-list changes: the text did not change, but the answer may).
+ */
+export function recheck(view: EditorView, check: CheckState): void {
+  const source = view.state.doc.toString();
+  check.resetRemote();
+  check.requestRemote(source, () => {
+    if (view.state.doc.toString() === source) view.dispatch(setDiagnostics(view.state, diagnosticsFor(check, source)));
+  });
+  view.dispatch(setDiagnostics(view.state, diagnosticsFor(check, source)));
+}
+
+export function flowLinter(check: CheckState): Extension {
+  return linter(
+    (view) => {
+      const source = view.state.doc.toString();
+      check.requestRemote(source, () => {
+        // The gateway answered for this very text (stale answers never call back): mark it now.
+        // (forceLinting would not: it only hurries a lint that is already pending.)
+        if (view.state.doc.toString() === source) view.dispatch(setDiagnostics(view.state, diagnosticsFor(check, source)));
+      });
+      return diagnosticsFor(check, source);
+    },
+    { delay: LINT_DELAY_MS },
+  );
+}
