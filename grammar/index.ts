@@ -6,4 +6,9 @@
 import { parser as generated } from './flow.grammar';
 import { flowHighlighting } from './highlight';
 
-export const parser = generated.configure({ props: [flowHighlighting] });
+/**
+ * Small tree buffers (128 nodes rather than Lezer's 1024): a buffer is reused whole or not at
+ * all, so smaller ones let an incremental reparse after a keystroke redo a few statements
+ * rather than a few flows (bench/syntax.ts measures it).
+ */
+export const parser = generated.configure({ props: [flowHighlighting], bufferLength: 128 });

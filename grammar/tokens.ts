@@ -20,6 +20,7 @@ import {
   ELLIPSIS,
   NEWLINE,
   isBlank,
+  isNamePart,
   matches,
   nameLength,
   peekToken,
@@ -180,7 +181,9 @@ class BracketContext {
     /** Where the opening token is (-1 for the file). Not part of the hash: it moves with edits. */
     readonly openedAt: number,
   ) {
-    this.hash = depth * 4 + (bracket ? 2 : 0) + (lineStart ? 1 : 0) + (parent ? parent.hash * 7919 : 0);
+    // What a reused node depends on is which brackets it sits in (that decides what its line
+    // breaks are); a node never starts with a line break, so `lineStart` is left out.
+    this.hash = parent ? (depth * 2 + (bracket ? 1 : 0) + parent.hash * 7919) | 0 : 0;
   }
 
   withLineStart(lineStart: boolean): BracketContext {
@@ -220,8 +223,10 @@ const skippedTerms = new Set([term.softBreak, term.Comment]);
 export const bracketContext = new ContextTracker<BracketContext>({
   start: topContext,
   shift(context, shifted, _stack, input) {
-    if (openingBrackets.has(shifted)) return context.push(true, input.pos);
-    if (shifted === term.BlockOpen || tightBrackets.has(shifted)) return context.push(false, input.pos);
+    // Recovery may insert an opening bracket that is not in the text; it opens nothing there.
+    const written = input.next === 40 || input.next === 91 || input.next === 123;
+    if (openingBrackets.has(shifted)) return written ? context.push(true, input.pos) : context;
+    if (shifted === term.BlockOpen || tightBrackets.has(shifted)) return written ? context.push(false, input.pos) : context;
     if (closingBrackets.has(shifted)) return context.pop();
     if (shifted === term.Newline) return context.withLineStart(true);
     // Skipped tokens (whitespace has no exported term, so it is told by its first character)
@@ -292,18 +297,15 @@ function continuesOnNextLine(input: CharSource, stack: Stack): boolean {
   return modifier !== undefined && stack.canShift(modifier);
 }
 
-export const lineBreaks = new ExternalTokenizer(
-  (input, stack) => {
-    if (input.next !== NEWLINE) return;
-    const context = stack.context as BracketContext;
-    if (context.bracket || context.lineStart || continuesOnNextLine(input, stack)) {
-      input.acceptToken(term.softBreak, 1);
-    } else {
-      input.acceptToken(term.Newline, 1);
-    }
-  },
-  { contextual: true, fallback: false },
-);
+/** A line break: whitespace where it does not end a statement, else `Newline`. */
+function lineBreak(input: InputStream, stack: Stack): void {
+  const context = stack.context as BracketContext;
+  if (context.bracket || context.lineStart || continuesOnNextLine(input, stack)) {
+    input.acceptToken(term.softBreak, 1);
+  } else {
+    input.acceptToken(term.Newline, 1);
+  }
+}
 
 // --- literals, braces ---------------------------------------------------------------------------
 
@@ -339,34 +341,32 @@ function stringTerm(stack: Stack): number {
   return term.String;
 }
 
-export const literals = new ExternalTokenizer(
-  (input, stack) => {
-    const code = input.next;
-    if (code === 34 /* " */) {
-      input.acceptToken(stringTerm(stack), readString(input, 0).length);
-    } else if (startsNumber(input, 0)) {
-      const shape = readNumber(input, 0);
-      const unit = shape.unitLength === 0 ? '' : textOf(input, shape.numberLength, shape.length);
-      const kind = unit === '' ? term.Number : vocabulary.durationUnitSeconds(unit) === undefined ? term.BadDuration : term.Duration;
-      input.acceptToken(kind, shape.length);
-    } else if (code === ELLIPSIS) {
-      input.acceptToken(term.Ellipsis, 1);
-    } else if (code === 46 /* . */ && matches(input, 0, '...')) {
-      input.acceptToken(term.Ellipsis, 3);
-    } else if (code === 123 /* { */) {
-      input.acceptToken(braceTerm(input, stack), 1);
-    } else if (code === 40 /* ( */) {
-      if (stack.canShift(term.OutputGroupOpen) && parenthesesOpenOutputGroup(input)) input.acceptToken(term.OutputGroupOpen, 1);
-      else if (stack.canShift(term.nodeOpen)) input.acceptToken(term.nodeOpen, 1);
-    } else if (code === 91 /* [ */) {
-      // After a value, `[` indexes it (even where a list could start a second value); after a
-      // type name it takes type parameters or makes a list type.
-      if (stack.canShift(term.indexOpen)) input.acceptToken(term.indexOpen, 1);
-      else if (stack.canShift(term.typeOpen)) input.acceptToken(term.typeOpen, 1);
-    }
-  },
-  { contextual: true, fallback: true },
-);
+/** Strings, numbers and durations, the spread, and the brackets whose meaning depends on where they are. */
+function literal(input: InputStream, stack: Stack): void {
+  const code = input.next;
+  if (code === 34 /* " */) {
+    input.acceptToken(stringTerm(stack), readString(input, 0).length);
+  } else if (startsNumber(input, 0)) {
+    const shape = readNumber(input, 0);
+    const unit = shape.unitLength === 0 ? '' : textOf(input, shape.numberLength, shape.length);
+    const kind = unit === '' ? term.Number : vocabulary.durationUnitSeconds(unit) === undefined ? term.BadDuration : term.Duration;
+    input.acceptToken(kind, shape.length);
+  } else if (code === ELLIPSIS) {
+    input.acceptToken(term.Ellipsis, 1);
+  } else if (code === 46 /* . */ && matches(input, 0, '...')) {
+    input.acceptToken(term.Ellipsis, 3);
+  } else if (code === 123 /* { */) {
+    input.acceptToken(braceTerm(input, stack), 1);
+  } else if (code === 40 /* ( */) {
+    if (stack.canShift(term.OutputGroupOpen) && parenthesesOpenOutputGroup(input)) input.acceptToken(term.OutputGroupOpen, 1);
+    else if (stack.canShift(term.nodeOpen)) input.acceptToken(term.nodeOpen, 1);
+  } else if (code === 91 /* [ */) {
+    // After a value, `[` indexes it (even where a list could start a second value); after a
+    // type name it takes type parameters or makes a list type.
+    if (stack.canShift(term.indexOpen)) input.acceptToken(term.indexOpen, 1);
+    else if (stack.canShift(term.typeOpen)) input.acceptToken(term.typeOpen, 1);
+  }
+}
 
 function braceTerm(input: CharSource, stack: Stack): number {
   const block = stack.canShift(term.BlockOpen);
@@ -558,43 +558,86 @@ function outputGroupAhead(input: CharSource, end: number): boolean {
   }
 }
 
-function wordTerm(input: InputStream, stack: Stack, length: number): number {
-  const word = textOf(input, 0, length);
-  const folded = vocabulary.canonical(word);
+/** The text between two offsets from the stream position. `InputStream.read` slices the
+ * underlying chunk (it is not in the published types); reading code by code is the fallback. */
+function readText(input: InputStream, from: number, to: number): string {
+  const reader = (input as unknown as { read?: (from: number, to: number) => string }).read;
+  return reader ? reader.call(input, input.pos + from, input.pos + to) : textOf(input, from, to);
+}
 
-  if (stack.canShift(term.StageNone)) {
+/** Whether the word at the stream position follows a `|` (or `| try`): where a stage is named.
+ * Looked for in the text first, so the parse stack is asked only there. */
+function afterPipe(input: InputStream): boolean {
+  let at = -1;
+  for (;;) {
+    while (at > -64 && (isBlank(input.peek(at)) || input.peek(at) === NEWLINE)) at -= 1;
+    const code = input.peek(at);
+    if (code === 124 /* | */) return true;
+    // `| try map`: step over the `try` and look again.
+    if ((code === 121 || code === 89) && /^try$/i.test(readText(input, at - 2, at + 1)) && !isNamePart(input.peek(at - 3))) {
+      at -= 3;
+      continue;
+    }
+    return false;
+  }
+}
+
+function wordTerm(input: InputStream, stack: Stack, length: number): number {
+  const word = readText(input, 0, length);
+  const folded = vocabulary.canonical(word);
+  const following = next(input, length);
+  const punctuation = following.kind === 'punctuation' ? readText(input, following.from, following.to) : '';
+
+  if (afterPipe(input) && stack.canShift(term.StageNone)) {
     // `| try map …`: a `try` straight after the bar fronts the stage.
     if (folded === 'try' && stack.canShift(term.Try)) return term.Try;
     const stage = vocabulary.stageNamed(folded);
-    if (stage) return stageTermByArgument[stage.takes];
-    return term.UnknownStage;
+    return stage ? stageTermByArgument[stage.takes] : term.UnknownStage;
   }
 
   // A word followed by `=` is the name being bound (`x = …`, `repeat s = …`).
-  if (nextIs('=')(input, length) && stack.canShift(term.Identifier)) return term.Identifier;
+  if (punctuation === '=' && stack.canShift(term.Identifier)) return term.Identifier;
 
-  if (stack.canShift(term.LogLevel) && !valueWords.has(folded) && logLevel(input, length, folded)) return term.LogLevel;
-  if (stack.canShift(term.LogfLevel) && logfLevel(input, length, folded)) return term.LogfLevel;
+  if (!valueWords.has(folded) && logLevel(input, length, folded) && stack.canShift(term.LogLevel)) return term.LogLevel;
+  if (levelWords.has(folded) && logfLevel(input, length, folded) && stack.canShift(term.LogfLevel)) return term.LogfLevel;
 
-  for (const [keyword, condition] of roles.get(folded) ?? []) {
-    if (stack.canShift(keyword) && condition(input, length, folded)) return keyword;
+  const candidates = roles.get(folded);
+  if (candidates) {
+    for (const [keyword, condition] of candidates) {
+      if (stack.canShift(keyword) && condition(input, length, folded)) return keyword;
+    }
   }
 
   // A struct's field is `name: type`; any other word there is not one.
-  if (stack.canShift(term.FieldName) && nextIs(':')(input, length)) return term.FieldName;
-  if (stack.canShift(term.OutputName) && (!stack.canShift(term.Identifier) || outputGroupAhead(input, length))) {
+  if (punctuation === ':' && stack.canShift(term.FieldName)) return term.FieldName;
+  // The names of `skip o1, o2 of act` run up to the `of`.
+  const inGroup = punctuation === ',' || punctuation === ')' || (following.kind === 'word' && readText(input, following.from, following.to) === 'of');
+  if (inGroup && stack.canShift(term.OutputName) && (!stack.canShift(term.Identifier) || outputGroupAhead(input, length))) {
     return term.OutputName;
   }
-  if (nextIsParen(input, length) && stack.canShift(term.FunctionName)) return term.FunctionName;
+  if (punctuation === '(' && stack.canShift(term.FunctionName)) return term.FunctionName;
   return term.Identifier;
 }
 
-export const words = new ExternalTokenizer(
+/**
+ * The one external tokenizer: every word, every literal, every line break and the brackets that
+ * need deciding. One tokenizer rather than three, so the parser asks once per token.
+ */
+export const flowTokens = new ExternalTokenizer(
   (input, stack) => {
+    const code = input.next;
+    if (code === NEWLINE) {
+      lineBreak(input, stack);
+      return;
+    }
     const length = nameLength(input, 0);
-    if (length > 0) input.acceptToken(wordTerm(input, stack, length), length);
+    if (length > 0) {
+      input.acceptToken(wordTerm(input, stack, length), length);
+      return;
+    }
+    literal(input, stack);
   },
-  { contextual: true, fallback: true },
+  { contextual: true },
 );
 
 // --- anything else --------------------------------------------------------------------------------

@@ -167,6 +167,7 @@ function atListItem(parent: LezerNode | null, before: LezerNode | null): boolean
 function missingStatementPunctuation(parent: LezerNode | null, before: LezerNode | null): boolean {
   if (parent === null || before === null) return false;
   if ((parent.name === 'Bind' || parent.name === 'Carry') && before.name === 'Identifier') return true;
+  if (parent.name === 'ForwardModifier' && before.name === 'Forward') return true;
   return parent.name === 'PipeStatement' && before.name === 'Pipeline';
 }
 
@@ -260,6 +261,15 @@ function continuesValue(builder: Builder, token: PeekedToken, target: boolean): 
   return token.kind === 'word' && valueFollowerWords.has(text.toLowerCase() === text || text.toUpperCase() === text ? text.toLowerCase() : text);
 }
 
+/** Where the reference's recovery stops: the next line break, `}` or the end of the file. */
+function endOfLine(builder: Builder, offset: number): number {
+  let token = builder.tokenAt(offset);
+  while (token.kind !== 'newline' && token.kind !== 'end' && builder.source[token.from] !== '}') token = builder.tokenAt(token.to);
+  return token.from;
+}
+
+const MAX_TREE_ERRORS = 200;
+
 /** Reports every error node of `tree`, once per position. */
 export function reportTreeErrors(builder: Builder, tree: Tree): void {
   const seen = new Set<number>();
@@ -270,10 +280,18 @@ export function reportTreeErrors(builder: Builder, tree: Tree): void {
     },
   });
   const finished: LezerNode[] = [];
+  // Outside any flow the reference skips to the end of the line after a problem.
+  let skipUntil = -1;
+  let reported = 0;
   for (const error of errors) {
+    // Past this many the rest is noise a reader cannot use (and a pathological file could hold
+    // a great many); the first is the one that matters.
+    if (reported >= MAX_TREE_ERRORS) break;
+    reported += 1;
     const token = builder.tokenAt(error.from);
     if (seen.has(token.from)) continue;
     if (finished.some((statement) => error.from >= statement.from && error.to <= statement.to)) continue;
+    if (error.from < skipUntil) continue;
     seen.add(token.from);
     const parent = error.parent;
     // The outermost construct the error starts (recovery may have begun a pair or an argument
@@ -301,7 +319,13 @@ export function reportTreeErrors(builder: Builder, tree: Tree): void {
         continue;
       }
     }
+    if (token.kind === 'punctuation' && builder.source[token.from] === '}' && atListItem(container, previousSibling(construct))) {
+      // A list, a call or a record reaching a `}` where its next item should be.
+      builder.report('flow.syntax.unclosed', unclosedMessage(builder, container) || "Missing '}'.", span);
+      continue;
+    }
     builder.report('flow.syntax.unexpected', `Expected ${expectation(parent, previousSibling(error))}, found ${found}.`, span);
+    if (parent?.name === 'SourceFile') skipUntil = endOfLine(builder, token.to);
     if (token.kind === 'end' || token.kind === 'newline' || builder.source[token.from] === '}') continue;
     const before = previousSibling(error);
     const statement = statementOf(parent);
