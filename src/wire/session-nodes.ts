@@ -40,6 +40,8 @@ export class SessionNodes {
   #retired = new Set<string>();
   #total = 0;
   #relieving = false;
+  /** New nodes to refuse before sweeping again after a sweep that freed nothing. */
+  #skipSweeps = 0;
   #sink: FragmentSink;
   #problem: (status: Status, target: string) => void;
 
@@ -228,10 +230,18 @@ export class SessionNodes {
   /** Makes room for one more node by forgetting ended ones nobody is reading; false if none can go. */
   #roomForNode(): boolean {
     if (this.#entries.size < this.limits.maxNodes) return true;
+    // A sweep walks every node; when one frees nothing, a flood of new ids is refused for a while
+    // without walking again.
+    if (this.#skipSweeps > 0) {
+      this.#skipSweeps--;
+      return false;
+    }
     for (const [id, entry] of this.#entries) {
       if (entry.kind === 'in' && entry.stream.isEnded && entry.stream.node.readerCount === 0 && entry.stream.retainedCost() === 0) this.forget(id);
     }
-    return this.#entries.size < this.limits.maxNodes;
+    if (this.#entries.size < this.limits.maxNodes) return true;
+    this.#skipSweeps = 64;
+    return false;
   }
 
   #tellPeer(id: string, status: Status): void {
