@@ -55,6 +55,15 @@ async function main(): Promise<number> {
       `  of which ${clean.length} read cleanly by both parsers (the checker alone decides): ` +
         `error ${cleanRate((o) => o.errorAgrees)}, code ${cleanRate((o) => o.codeAgrees)}, position ${cleanRate((o) => o.positionAgrees)}`,
     );
+    const kinds = new Map<string, typeof report.outcomes>();
+    for (const outcome of report.outcomes) {
+      const kind = /\[([a-z-]+)\]$/.exec(outcome.case.name)?.[1];
+      if (kind) kinds.set(kind, [...(kinds.get(kind) ?? []), outcome]);
+    }
+    for (const [kind, outcomes] of [...kinds].sort()) {
+      const share = (test: (outcome: (typeof outcomes)[number]) => boolean) => percent(outcomes.filter(test).length / outcomes.length);
+      lines.push(`    ${kind.padEnd(22)} ${String(outcomes.length).padStart(4)}  error ${share((o) => o.errorAgrees).padStart(6)}  code ${share((o) => o.codeAgrees).padStart(6)}  position ${share((o) => o.positionAgrees).padStart(6)}`);
+    }
     const mismatches = report.outcomes.filter((outcome) => !outcome.codeAgrees || !outcome.positionAgrees);
     for (const outcome of mismatches) lines.push(`    ${isSyntaxMismatch(outcome) ? 'syntax ' : 'checker'} ${describeMismatch(outcome)}`);
     lines.push('');

@@ -10,6 +10,7 @@
  * this never throws on bad source.
  */
 
+import type { Tree } from '@lezer/common';
 import type { Catalogue } from './catalogue.js';
 import { checkSyntaxTree, type CheckResult } from './check/index.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
@@ -23,6 +24,11 @@ export interface CompileOptions {
   sourceName?: string;
   /** The actions the world offers (`flow.catalogue/v1`); when given, calls are checked against it. */
   catalogue?: Catalogue;
+  /**
+   * The Lezer tree of exactly this source, when the caller already has one — the editor keeps
+   * one up to date incrementally, so checking on a keystroke need not parse the file again.
+   */
+  tree?: Tree;
 }
 
 export interface CompileResult {
@@ -34,7 +40,7 @@ export interface CompileResult {
 export function compileFlow(source: string, options: CompileOptions = {}): CompileResult {
   const sourceName = options.sourceName ?? 'flow';
   const text = new SourceText(source);
-  const parsed = parseFlow(source);
+  const parsed = options.tree ? parseFlow(source, options.tree) : parseFlow(source);
   const result: CheckResult = checkSyntaxTree(parsed.ast, text, parsed.diagnostics, {
     sourceName,
     ...(options.catalogue ? { catalogue: options.catalogue } : {}),

@@ -21,7 +21,11 @@ export type MutationKind =
   | 'unbound-name'
   | 'bad-duration'
   | 'unclosed-string'
-  | 'unclosed-bracket';
+  | 'unclosed-bracket'
+  | 'drop-line'
+  | 'duplicate-line'
+  | 'swap-lines'
+  | 'flip-direction';
 
 export const mutationKinds: readonly MutationKind[] = [
   'drop-token',
@@ -36,6 +40,10 @@ export const mutationKinds: readonly MutationKind[] = [
   'bad-duration',
   'unclosed-string',
   'unclosed-bracket',
+  'drop-line',
+  'duplicate-line',
+  'swap-lines',
+  'flip-direction',
 ];
 
 export interface Mutation {
@@ -221,6 +229,31 @@ export function mutate(source: string, kind: MutationKind, random: () => number)
       const sites = tokens.filter((token) => token.kind === 'string' && !token.text.startsWith('"""') && token.text.length >= 2 && token.text.endsWith('"'));
       const token = pick(sites, random);
       return token ? { source: replace(source, token, token.text.slice(0, -1)), note: `unclosed the string at ${token.from}` } : null;
+    }
+    case 'drop-line':
+    case 'duplicate-line':
+    case 'swap-lines': {
+      // Whole statements: the mistakes that still parse, and leave the checker to find them.
+      const lines = source.split('\n');
+      const candidates = lines.map((line, index) => index).filter((index) => /^\s+\S/.test(lines[index]!) && !/^\s*#/.test(lines[index]!));
+      const at = pick(candidates, random);
+      if (at === undefined) return null;
+      const changed = [...lines];
+      if (kind === 'drop-line') changed.splice(at, 1);
+      else if (kind === 'duplicate-line') changed.splice(at, 0, lines[at]!);
+      else {
+        const other = candidates[candidates.indexOf(at) + 1];
+        if (other === undefined) return null;
+        [changed[at], changed[other]] = [lines[other]!, lines[at]!];
+      }
+      return { source: changed.join('\n'), note: `${kind} at line ${at + 1}` };
+    }
+    case 'flip-direction': {
+      const sites = tokens.filter((token) => token.kind === 'word' && (token.text === 'in' || token.text === 'out') && source.lastIndexOf('\n', token.from) >= source.lastIndexOf('{', token.from) && /^\s*$/.test(source.slice(source.lastIndexOf('\n', token.from) + 1, token.from)));
+      const token = pick(sites, random);
+      if (!token) return null;
+      const flipped = token.text === 'in' ? 'out' : 'in';
+      return { source: replace(source, token, flipped), note: `'${token.text}' → '${flipped}' at ${token.from}` };
     }
     case 'unclosed-bracket': {
       const sites = tokens.filter((token) => token.kind === 'punct' && (token.text === ')' || token.text === '}' || token.text === ']'));
