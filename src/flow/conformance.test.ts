@@ -15,6 +15,8 @@ const dir = REFERENCE_DIR ? join(REFERENCE_DIR, 'flows') : null;
 const available = dir !== null && existsSync(dir);
 const files = available ? readdirSync(dir).filter((name) => name.endsWith('.flow')).sort() : [];
 const BROKEN = 'vscode-plugin__test__fixtures__broken.flow';
+/** The one flow the reference pins its syntax format with: nearly every construct, structs too. */
+const EXAMPLE = REFERENCE_DIR ? join(REFERENCE_DIR, 'testdata/flow__example.flow') : null;
 
 describe.skipIf(!available)(`the reference flows${available ? '' : ` (skipped: ${REFERENCE_MISSING})`}`, () => {
   it('are all there', () => {
@@ -39,8 +41,7 @@ describe.skipIf(!available)(`the reference flows${available ? '' : ` (skipped: $
 describe.skipIf(!available || !REFERENCE_A11)(
   `the plan agrees with \`a11 flow describe\`${REFERENCE_A11 ? '' : ' (skipped: a11-kit 0.4.4 not installed; set A11_BIN)'}`,
   () => {
-    it.each(files)('%s', (name) => {
-      const path = join(dir!, name);
+    it.each([...files.map((name) => join(dir!, name)), ...(EXAMPLE && existsSync(EXAMPLE) ? [EXAMPLE] : [])])('%s', (path) => {
       const theirs = referenceDescribeFile(path) as { flows: unknown; structs: unknown; format: string; diagnostics: { code: string }[] };
       const ours = compileFlow(readFileSync(path, 'utf8'), { sourceName: path }).plan;
       expect(ours.format).toBe(theirs.format);
