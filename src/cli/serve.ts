@@ -110,6 +110,7 @@ export const serveCommand: Command = {
       ...(token ? { token } : {}),
       shellTools: values['no-shell-tools'] !== true,
       audio: values['no-audio'] !== true,
+      flowTools: values['no-flow-tools'] !== true,
       ...(string(values['data-dir']) ? { dataDir: string(values['data-dir'])! } : {}),
       ...(microphoneFile ? { microphone: new FileMicrophone(microphoneFile) } : {}),
       limits: {

@@ -93,10 +93,18 @@ export class Gateway {
       { name: 'speech', detail: this.#options.audio ? await this.speech.describe() : 'off (--no-audio)' },
       { name: 'microphone', detail: this.#options.audio ? await this.microphone.describe() : 'off (--no-audio)' },
       { name: 'llm', detail: llm },
-      { name: 'flow tools', detail: this.#options.flowTools ? 'flow_actions, flow_check, flow_run' : 'not served' },
+      { name: 'flow tools', detail: this.#flowToolNames() },
       { name: 'conversations', detail: this.conversations.path },
     ];
     return lines;
+  }
+
+  #flowToolNames(): string {
+    if (!this.#options.flowTools) return 'off (--no-flow-tools)';
+    const served = this.describedRegistry()
+      .names()
+      .filter((name) => name.startsWith('flow_'));
+    return served.join(', ');
   }
 
   /** Ends every shell and closes the store. */

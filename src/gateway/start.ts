@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { answerDiscovery } from '../wire/discovery-http.js';
+import type { ActionRegistry } from '../wire/registry.js';
 import type { Microphone } from './actions/audio/microphone.js';
 import type { SpeechBackend } from './actions/audio/recognizer.js';
 import type { Environment } from './actions/llm/providers/index.js';
 import { serveA11 } from './connection.js';
+import { registerFlowTools } from './flow-tools/index.js';
 import { defaultConversationsPath, Gateway } from './gateway.js';
 import type { GatewayLimits } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -20,6 +22,7 @@ export interface StartOptions {
   token?: string;
   shellTools: boolean;
   audio: boolean;
+  flowTools: boolean;
   /** Where conversations are kept; defaults to the XDG data directory. */
   dataDir?: string;
   speech?: SpeechBackend;
@@ -45,6 +48,7 @@ export async function startGateway(options: StartOptions): Promise<StartedGatewa
   const gateway = new Gateway({
     shellTools: options.shellTools,
     audio: options.audio,
+    ...(options.flowTools ? { flowTools: (registry: ActionRegistry) => registerFlowTools(registry) } : {}),
     conversationsPath: options.dataDir ? join(options.dataDir, 'conversations.sqlite') : defaultConversationsPath(options.env),
     env: options.env,
     ...(options.speech ? { speech: options.speech } : {}),

@@ -25,6 +25,7 @@ export async function startTestGateway(options: Partial<StartOptions> = {}): Pro
     staticDir: dir,
     shellTools: true,
     audio: true,
+    flowTools: true,
     dataDir: join(dir, 'data'),
     env: {},
     ...options,
