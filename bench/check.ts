@@ -19,6 +19,8 @@ import { join } from 'node:path';
 import { TreeFragment } from '@lezer/common';
 import { parser } from '../grammar/index.js';
 import { compileFlow } from '../src/flow/compile.js';
+import { checkSyntaxTree } from '../src/flow/check/index.js';
+import { parseFlow } from '../src/flow/syntax/parse.js';
 
 /** A flow of about `lines` lines using most of the language, every name bound, nothing unused. */
 export function flowOfLines(lines: number): string {
@@ -134,6 +136,16 @@ function main(): void {
   });
   const fullParse = time(10, (round) => parser.parse(`${big}# ${round}\n`));
 
+  // Where a 500-line check goes: the Lezer parse, the typed tree built from it, and the checks.
+  const medium = sources['500 lines']!;
+  const lezerTree = parser.parse(medium);
+  const parsed = parseFlow(medium, lezerTree);
+  const phases = {
+    lezer: time(60, (round) => parser.parse(`${medium}# ${round}\n`)),
+    tree: time(60, () => parseFlow(medium, lezerTree)),
+    checks: time(60, () => checkSyntaxTree(parsed.ast, medium, parsed.diagnostics, { sourceName: 'bench.flow' })),
+  };
+
   const reference = referenceTimes(sources, rounds);
   const row = (cells: string[]) => `${cells[0]!.padEnd(34)}${cells.slice(1).map((cell) => cell.padStart(14)).join('')}`;
   const ms = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(3)} ms`);
@@ -146,6 +158,9 @@ function main(): void {
       const theirs = reference?.[name];
       return row([`full check, ${name}`, ms(ours[name]), ms(theirs), theirs ? `${(ours[name]! / theirs).toFixed(2)}x` : '—']);
     }),
+    row(['  500 lines: Lezer parse', ms(phases.lezer), '', '']),
+    row(['  500 lines: syntax tree from it', ms(phases.tree), '', '']),
+    row(['  500 lines: checks (resolve, inspect)', ms(phases.checks), '', '']),
     row(['Lezer reparse after 1 keystroke', ms(reparse), '', '']),
     row(['(full Lezer parse, 5000 lines)', ms(fullParse), '', '']),
     '',

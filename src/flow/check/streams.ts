@@ -119,7 +119,7 @@ export function resolveLogTail(ctx: FlowContext, tail: LogTail, scope: Scope, al
 }
 
 function lineOf(ctx: FlowContext, at: Span): number {
-  return ctx.source.position(at.from).line;
+  return ctx.source.line(at.from);
 }
 
 /** A `match` pattern is read where it is written, so a typo in it is found before a value is. */

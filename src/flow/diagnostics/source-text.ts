@@ -23,23 +23,39 @@ export interface Position {
 
 export class SourceText {
   readonly text: string;
-  /** UTF-16 offset of the first unit of each line. */
-  private readonly lineStarts: number[] = [0];
+  /** UTF-16 offset of the first unit of each line; built when first needed. */
+  private starts: number[] | null = null;
   /** UTF-8 byte offset of the first byte of each line. */
-  private readonly lineByteStarts: number[] = [0];
+  private byteStarts: number[] = [0];
 
   constructor(text: string) {
     this.text = text;
+  }
+
+  /** Most checks of a clean file never ask for a position, so the index is built lazily. */
+  private get lineStarts(): number[] {
+    if (this.starts) return this.starts;
+    const starts = [0];
+    const byteStarts = [0];
+    const text = this.text;
     let bytes = 0;
     for (let at = 0; at < text.length; at++) {
       const unit = text.charCodeAt(at);
       bytes += utf8Width(text, at, unit);
       if (isHighSurrogate(unit) && isLowSurrogate(text.charCodeAt(at + 1))) at++;
       if (unit === 10) {
-        this.lineStarts.push(at + 1);
-        this.lineByteStarts.push(bytes);
+        starts.push(at + 1);
+        byteStarts.push(bytes);
       }
     }
+    this.byteStarts = byteStarts;
+    this.starts = starts;
+    return starts;
+  }
+
+  private get lineByteStarts(): number[] {
+    void this.lineStarts;
+    return this.byteStarts;
   }
 
   get length(): number {
@@ -84,6 +100,11 @@ export class SourceText {
       column++;
     }
     return { offset, line: line + 1, column };
+  }
+
+  /** The 1-based line of a UTF-16 offset. */
+  line(utf16: number): number {
+    return this.lineIndexOf(this.clamp(utf16)) + 1;
   }
 
   /** The UTF-8 byte offset of a UTF-16 offset. */
