@@ -6,6 +6,8 @@ import { lezer } from '@lezer/generator/rollup';
 // so `.grammar` imports resolve the same way everywhere.
 export default defineConfig({
   plugins: [lezer(), svelte()],
+  // Web Workers (the app's compiler worker) are bundled on their own and import the grammar too.
+  worker: { format: 'es', plugins: () => [lezer()] },
   build: {
     outDir: 'dist',
     target: 'es2022',

@@ -56,7 +56,6 @@ export function toLintDiagnostic(diagnostic: Diagnostic): LintDiagnostic {
     from: diagnostic.from,
     to: diagnostic.to,
     severity: SEVERITY[diagnostic.severity],
-    source: diagnostic.code,
     message: `${line}:${column} ${diagnostic.code} ${diagnostic.message}`,
     renderMessage: row(line, column, diagnostic.code, diagnostic.message),
     actions: fixActions(diagnostic),
@@ -71,7 +70,6 @@ export function remoteLintDiagnostic(problem: RemoteProblem, source: string): Li
     from: problem.from,
     to: problem.to,
     severity: 'error',
-    source: code,
     message: `${line}:${column} ${code} ${problem.message}`,
     renderMessage: row(line, column, code, problem.message),
   };
@@ -83,8 +81,8 @@ function repeats(problem: RemoteProblem, local: readonly Diagnostic[]): boolean 
 }
 
 /** Everything to mark in `source`: the local compiler's diagnostics and the gateway's refusal. */
-function diagnosticsFor(check: CheckState, source: string): LintDiagnostic[] {
-  const local = check.compileNow(source)?.diagnostics ?? [];
+async function diagnosticsFor(check: CheckState, source: string): Promise<LintDiagnostic[]> {
+  const local = (await check.compile(source)).diagnostics;
   const shown = local.map(toLintDiagnostic);
   const remote = check.remoteFor(source)?.problem;
   if (remote && !repeats(remote, local)) shown.push(remoteLintDiagnostic(remote, source));
@@ -98,21 +96,24 @@ function diagnosticsFor(check: CheckState, source: string): LintDiagnostic[] {
 export function recheck(view: EditorView, check: CheckState): void {
   const source = view.state.doc.toString();
   check.resetRemote();
-  check.requestRemote(source, () => {
-    if (view.state.doc.toString() === source) view.dispatch(setDiagnostics(view.state, diagnosticsFor(check, source)));
-  });
-  view.dispatch(setDiagnostics(view.state, diagnosticsFor(check, source)));
+  check.requestRemote(source, () => void mark(view, check, source));
+  void mark(view, check, source);
+}
+
+/** Shows the diagnostics for `source`, unless the text has moved on meanwhile. */
+async function mark(view: EditorView, check: CheckState, source: string): Promise<void> {
+  const diagnostics = await diagnosticsFor(check, source);
+  if (view.state.doc.toString() === source) view.dispatch(setDiagnostics(view.state, diagnostics));
 }
 
 export function flowLinter(check: CheckState): Extension {
   return linter(
     (view) => {
       const source = view.state.doc.toString();
-      check.requestRemote(source, () => {
-        // The gateway answered for this very text (stale answers never call back): mark it now.
-        // (forceLinting would not: it only hurries a lint that is already pending.)
-        if (view.state.doc.toString() === source) view.dispatch(setDiagnostics(view.state, diagnosticsFor(check, source)));
-      });
+      // The gateway answered for this very text (stale answers never call back): mark it now.
+      // (forceLinting would not: it only hurries a lint that is already pending.)
+      check.requestRemote(source, () => void mark(view, check, source));
+      // CodeMirror drops this answer itself if the text changes before it resolves.
       return diagnosticsFor(check, source);
     },
     { delay: LINT_DELAY_MS },

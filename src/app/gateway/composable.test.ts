@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshStepName, readComposableActions, stepTemplate } from './composable';
+import { catalogueOf, freshStepName, readComposableActions, stepTemplate } from './composable';
 
 const answer = [
   {
@@ -39,6 +39,14 @@ describe('composable actions', () => {
     expect(actions[0]!.outputs.every((port) => port.stream)).toBe(true);
     expect(readComposableActions({ actions: answer })).toHaveLength(2);
     expect(readComposableActions('nonsense')).toEqual([]);
+  });
+
+  it('gives the local compiler a catalogue of the same actions and ports', () => {
+    const catalogue = catalogueOf(readComposableActions(answer));
+    expect(catalogue.format).toBe('flow.catalogue/v1');
+    const shell = catalogue.actions.find((action) => action.name === 'shell_execute')!;
+    expect(shell.runnable).toBe(true);
+    expect(shell.outputs).toEqual([{ name: 'output_lines', type: 'text/plain', description: '', required: false, unary: false }]);
   });
 
   it('inserts a step with the verb the gateway says and its required ports to fill in', () => {

@@ -1,9 +1,12 @@
 /**
  * What `flow_actions` answers — the actions a flow may compose on the gateway, each with its
  * verb (`run` when the gateway holds a handler, `call` when the peer serves it) and its ports —
- * read tolerantly (a real A11 gateway may add fields), and the step a click in the discovery
- * panel inserts.
+ * read tolerantly (a real A11 gateway may add fields), and what the page derives from it: the
+ * catalogue the local compiler checks calls against, and the step a click in the discovery panel
+ * inserts.
  */
+import type { Catalogue } from '../../flow/catalogue';
+import type { ActionSchema } from '../../wire/schema';
 export interface ComposablePort {
   port: string;
   type: string;
@@ -50,6 +53,47 @@ export function readComposableActions(value: unknown): ComposableAction[] {
       outputs: readPorts(entry.outputs),
     }))
     .sort((a, b) => (a.action < b.action ? -1 : a.action > b.action ? 1 : 0));
+}
+
+/** The catalogue the local compiler checks a flow against: the gateway's actions and ports. */
+export function catalogueOf(actions: readonly ComposableAction[]): Catalogue {
+  const port = (entry: ComposablePort) => ({
+    name: entry.port,
+    type: entry.type,
+    description: entry.description,
+    required: entry.required,
+    unary: !entry.stream,
+  });
+  return {
+    format: 'flow.catalogue/v1',
+    actions: actions.map((action) => ({
+      name: action.action,
+      description: action.description,
+      inputs: action.inputs.map(port),
+      outputs: action.outputs.map(port),
+      headers: [],
+      runnable: action.runnable,
+    })),
+    types: [],
+  };
+}
+
+/** An action schema described the way flow_actions describes one (autofilled inputs left out). */
+export function composableOf(schema: ActionSchema, runnable: boolean): ComposableAction {
+  const port = (entry: ActionSchema['inputs'][number]): ComposablePort => ({
+    port: entry.name,
+    type: entry.type,
+    stream: !entry.unary,
+    required: entry.required,
+    description: entry.description ?? '',
+  });
+  return {
+    action: schema.name,
+    description: schema.description,
+    runnable,
+    inputs: schema.inputs.filter((entry) => !entry.autofill).map(port),
+    outputs: schema.outputs.map(port),
+  };
 }
 
 /** A name for a step calling `action` that `source` does not use yet: `shell_execute`, `shell_execute2`… */

@@ -4,7 +4,9 @@
  * allow-list are the truth about which actions exist and may be called). Each answer is kept
  * with the exact text it was for, so an answer for older text is never shown.
  */
+import type { Catalogue } from '../../flow/catalogue';
 import type { Diagnostic } from '../../flow/diagnostics/diagnostic';
+import type { Compiler } from '../check/compiler';
 import { checkOnGateway, type PlanEnvelopeLike, type RemoteCheck } from '../gateway/flow-check';
 import { flowTool } from '../gateway/discover';
 import type { PlanFlowLike } from '../plan/graph';
@@ -14,12 +16,9 @@ export interface LocalCheck {
   source: string;
   diagnostics: Diagnostic[];
   plan: PlanEnvelopeLike | null;
-  /** How long the compile took (performance.now() milliseconds). */
+  /** How long the compile took where it ran (performance.now() milliseconds). */
   ms: number;
 }
-
-/** The local compiler: source in, diagnostics and plan out; never throws. */
-export type LocalCompiler = (source: string) => Omit<LocalCheck, 'source' | 'ms'>;
 
 const REMOTE_DELAY_MS = 600;
 
@@ -33,19 +32,33 @@ export class CheckState {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #asked = '';
 
+  #catalogueKey = '';
+
   constructor(
     private readonly connection: Connection,
-    private readonly compiler: LocalCompiler | null,
+    private readonly compiler: Compiler,
   ) {}
 
-  /** Compiles `source` here, now (the lint source calls this on every change). */
-  compileNow(source: string): LocalCheck | null {
-    if (!this.compiler) return null;
+  /**
+   * Compiles `source` with the local compiler (the lint source calls this on every change).
+   * Resolves with the answer for exactly this text; `local` only ever moves forward to it.
+   */
+  async compile(source: string): Promise<LocalCheck> {
     if (this.local?.source === source) return this.local;
-    const started = performance.now();
-    const result = this.compiler(source);
-    this.local = { source, ...result, ms: performance.now() - started };
-    return this.local;
+    const answer = await this.compiler.compile(source);
+    const result: LocalCheck = { source, diagnostics: answer.diagnostics, plan: answer.plan, ms: answer.ms };
+    this.local = result;
+    return result;
+  }
+
+  /** The catalogue calls are checked against locally (the gateway's actions); null: not checked. */
+  setCatalogue(catalogue: Catalogue | null): void {
+    const key = catalogue ? JSON.stringify(catalogue) : '';
+    if (key === this.#catalogueKey) return;
+    this.#catalogueKey = key;
+    this.compiler.setCatalogue(catalogue);
+    // Answers for the old catalogue no longer stand.
+    this.local = null;
   }
 
   /** The gateway's answer for exactly this text, if it has come. */

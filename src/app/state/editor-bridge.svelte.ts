@@ -1,4 +1,5 @@
 import { snippet } from '@codemirror/autocomplete';
+import { closeLintPanel, openLintPanel } from '@codemirror/lint';
 import { EditorSelection } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 
@@ -72,6 +73,14 @@ export class EditorBridge {
       scrollIntoView: true,
     });
     view.focus();
+  }
+
+  /** Shows or hides the problems panel under the editor. */
+  toggleProblems(): void {
+    const view = this.#view;
+    if (!view) return;
+    if (view.dom.querySelector('.cm-panel-lint')) closeLintPanel(view);
+    else openLintPanel(view);
   }
 
   focus(): void {

@@ -4,8 +4,11 @@ import { ActionRegistry } from '../../wire/registry';
 import { registerCaptureActions } from '../audio/capture-actions';
 import { examples, type Example } from '../examples';
 import { embeddedGatewayUrl, saveGateway, savedGateway, takeLaunchToken, TOKEN_PARAMETER } from '../gateway/address';
+import { createCompiler } from '../check/compiler';
 import { recheck } from '../editor/lint';
+import { catalogueOf, composableOf } from '../gateway/composable';
 import { GatewayExecutor } from '../gateway/flow-run';
+import type { Catalogue } from '../../flow/catalogue';
 import { AddressSync } from './address.svelte';
 import { CheckState } from './check.svelte';
 import { Connection } from './connection.svelte';
@@ -41,7 +44,7 @@ export class Playground {
     const token = typeof location === 'undefined' ? '' : takeLaunchToken(location, history, globalThis.sessionStorage ?? null);
     this.embeddedUrl = typeof location === 'undefined' ? '' : embeddedGatewayUrl(location.href, token);
     this.connection = new Connection(this.registry, this.discovery, (url) => sameEndpoint(url, this.embeddedUrl));
-    this.check = new CheckState(this.connection, null);
+    this.check = new CheckState(this.connection, createCompiler());
     this.check.headers = () => this.#allowListHeaders();
     this.run = new RunState({ gateway: new GatewayExecutor(this.connection) }, this.inspector, this.microphone, () =>
       this.check.flows(this.workspace.active.source),
@@ -91,6 +94,20 @@ export class Playground {
   openExample(example: Example): void {
     this.workspace.openOrReuse(example.id, example.source);
     this.run.prefill(example.flow, example.inputs, this.run.modes().includes(example.mode) ? example.mode : this.run.mode);
+  }
+
+  /**
+   * What the local compiler checks calls against, for where the flow will run: on the gateway,
+   * the gateway's actions as flow_actions describes them; in the page, this page's own actions
+   * (runnable here) and the gateway's (reached with `call`). Null when no gateway is known.
+   */
+  catalogue(): Catalogue | null {
+    const gateway = this.discovery.actions;
+    if (gateway.length === 0) return null;
+    if (this.run.mode === 'gateway') return catalogueOf(gateway);
+    const own = new Set(this.registry.names());
+    const page = this.registry.list().map((entry) => composableOf(entry.schema, entry.handler !== undefined));
+    return catalogueOf([...page, ...gateway.filter((action) => !own.has(action.action)).map((action) => ({ ...action, runnable: false }))]);
   }
 
   /** Asks the gateway again what it offers and what it makes of the shown flow (the allow-list changed, or the session is new). */
