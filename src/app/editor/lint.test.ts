@@ -15,7 +15,7 @@ describe('diagnostics in the editor', () => {
 
   it('place the gateway’s refusal with its position', () => {
     const source = 'flow a {\n  s = run nope()\n}\n';
-    const shown = remoteLintDiagnostic({ code: 'NOT_FOUND', message: "No action 'nope'.", from: 14, to: 18 }, source);
+    const shown = remoteLintDiagnostic({ code: 'NOT_FOUND', message: "No action 'nope'.", from: 19, to: 23 }, source);
     expect(shown.message).toBe("2:11 gateway NOT_FOUND No action 'nope'.");
   });
 });
