@@ -620,11 +620,19 @@ function wordTerm(input: InputStream, stack: Stack, length: number): number {
 }
 
 /**
+ * How many times the tokenizer has run: a measure of parsing work that does not depend on the
+ * clock. A clean parse runs it about once per two characters; recovery from a long run of
+ * mistakes runs it many times per token, which is what `parseFlow` budgets against.
+ */
+export const tokenizerWork = { calls: 0 };
+
+/**
  * The one external tokenizer: every word, every literal, every line break and the brackets that
  * need deciding. One tokenizer rather than three, so the parser asks once per token.
  */
 export const flowTokens = new ExternalTokenizer(
   (input, stack) => {
+    tokenizerWork.calls += 1;
     const code = input.next;
     if (code === NEWLINE) {
       lineBreak(input, stack);

@@ -271,7 +271,7 @@ function endOfLine(builder: Builder, offset: number): number {
 const MAX_TREE_ERRORS = 200;
 
 /** Reports every error node of `tree`, once per position. */
-export function reportTreeErrors(builder: Builder, tree: Tree): void {
+export function reportTreeErrors(builder: Builder, tree: Tree, stoppedAt = -1): void {
   const seen = new Set<number>();
   const errors: LezerNode[] = [];
   tree.iterate({
@@ -286,7 +286,7 @@ export function reportTreeErrors(builder: Builder, tree: Tree): void {
   for (const error of errors) {
     // Past this many the rest is noise a reader cannot use (and a pathological file could hold
     // a great many); the first is the one that matters.
-    if (reported >= MAX_TREE_ERRORS) break;
+    if (reported >= MAX_TREE_ERRORS || (stoppedAt >= 0 && error.from >= stoppedAt)) break;
     reported += 1;
     const token = builder.tokenAt(error.from);
     if (seen.has(token.from)) continue;

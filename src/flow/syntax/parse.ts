@@ -2,9 +2,11 @@
  * `parseFlow`: Flow source in, the Lezer tree, the typed syntax tree and the syntax problems out.
  */
 import type { Tree } from '@lezer/common';
-import { readString, stringSource } from '../../../grammar/scan';
+import { nameLength, peekToken, readString, stringSource, type CharSource } from '../../../grammar/scan';
+import { canonical } from '../vocabulary';
 import { parser } from '../../../grammar/index';
-import type { SourceFile } from './ast';
+import { tokenizerWork } from '../../../grammar/tokens';
+import type { SourceFile, Span } from './ast';
 import { Builder } from './builder';
 import { buildSourceFile } from './build';
 import { reportTreeErrors } from './errors';
@@ -62,17 +64,135 @@ function nestingCut(source: string, limit: number): number {
   return -1;
 }
 
-/** The Lezer tree of `source`, or of as much of it as nests no deeper than the tree can be built. */
-function lezerTree(source: string): Tree {
+/**
+ * The tokenizer runs a clean parse needs per character is about one half; recovering from
+ * mistake after mistake takes many more. Past this budget the parse stops where it has got to:
+ * the first problems are what a reader acts on, and a file that is mostly mistakes (megabytes of
+ * punctuation, say) is still answered in linear time.
+ */
+const WORK_PER_CHARACTER = 1.5;
+const WORK_ALLOWANCE = 100_000;
+
+/**
+ * The Lezer tree of `source`, or of as much of it as nests no deeper than the tree can be built,
+ * and where the parse stopped when the work budget ran out (-1 when it did not).
+ */
+function lezerTree(source: string): { tree: Tree; stoppedAt: number } {
   const cut = nestingCut(source, LEZER_NESTING_LIMIT);
-  return parser.parse(cut < 0 ? source : source.slice(0, cut));
+  const text = cut < 0 ? source : source.slice(0, cut);
+  const budget = WORK_PER_CHARACTER * text.length + WORK_ALLOWANCE;
+  const start = tokenizerWork.calls;
+  const parse = parser.startParse(text);
+  let stoppedAt = -1;
+  for (;;) {
+    const tree = parse.advance();
+    if (tree) return { tree, stoppedAt };
+    if (stoppedAt < 0 && tokenizerWork.calls - start > budget) {
+      stoppedAt = parse.parsedPos;
+      parse.stopAt(stoppedAt);
+    }
+  }
 }
 
-/** Reads Flow source. Never throws; any input gives a tree and diagnostics. */
-export function parseFlow(source: string, tree: Tree = lezerTree(source)): ParsedFlow {
+/**
+ * Stretches of text outside every flow that do not start a declaration: each runs from its
+ * first token to the end of its line (or is a lone `}`), which is what the reference reports once
+ * and skips. They are found by a scan that balances braces (strings and comments aside), so a
+ * file of anything else — megabytes of it — is not read token by token by the parser's recovery.
+ */
+function strayLines(source: string): Span[] {
+  const chars = stringSource(source);
+  const strays: Span[] = [];
+  let depth = 0;
+  let at = 0;
+  let lineStart = true;
+  while (at < source.length) {
+    const code = source.charCodeAt(at);
+    if (code === 10) {
+      lineStart = true;
+      at += 1;
+      continue;
+    }
+    if (code === 32 || code === 9 || code === 13) {
+      at += 1;
+      continue;
+    }
+    if (code === 35 /* # */) {
+      const end = source.indexOf('\n', at);
+      at = end < 0 ? source.length : end;
+      continue;
+    }
+    if (depth === 0 && (lineStart || code === 125) && !startsDeclaration(source, chars, at)) {
+      const stray = strayFrom(chars, at);
+      strays.push(stray);
+      at = stray.to;
+      lineStart = false;
+      continue;
+    }
+    lineStart = false;
+    if (code === 34 /* " */) {
+      at += readString(chars, at).length;
+      continue;
+    }
+    if (code === 123) depth += 1;
+    else if (code === 125 && depth > 0) depth -= 1;
+    at += 1;
+  }
+  return strays;
+}
+
+function startsDeclaration(source: string, chars: CharSource, at: number): boolean {
+  const length = nameLength(chars, at);
+  if (length === 0) return false;
+  const word = canonical(source.slice(at, at + length));
+  return word === 'flow' || (word === 'struct' && peekToken(chars, at + length).kind === 'word');
+}
+
+/** One stray: a lone `}`, or the tokens from `at` up to the end of the line or a `}`. */
+function strayFrom(chars: CharSource, at: number): Span {
+  if (chars.peek(at) === 125) return { from: at, to: at + 1 };
+  let end = at;
+  for (;;) {
+    const token = peekToken(chars, end);
+    if (token.kind === 'newline' || token.kind === 'end' || (token.kind === 'punctuation' && chars.peek(token.from) === 125)) {
+      return { from: at, to: end };
+    }
+    end = token.to;
+  }
+}
+
+/** The text with the strays blanked out (line breaks kept, so every offset stays where it was). */
+function withoutStrays(source: string, strays: readonly Span[]): string {
+  if (strays.length === 0) return source;
+  let text = '';
+  let at = 0;
+  for (const stray of strays) {
+    text += source.slice(at, stray.from) + source.slice(stray.from, stray.to).replace(/[^\n]/g, ' ');
+    at = stray.to;
+  }
+  return text + source.slice(at);
+}
+
+/**
+ * Reads Flow source. Never throws; any input gives a tree and diagnostics. `tree` is the Lezer
+ * tree when the caller already has it (an editor's incremental parse).
+ */
+export function parseFlow(source: string, given?: Tree): ParsedFlow {
+  const strays = given ? [] : strayLines(source);
+  const { tree, stoppedAt } = given ? { tree: given, stoppedAt: -1 } : lezerTree(withoutStrays(source, strays));
   const builder = new Builder(source);
   reportLexicalProblems(builder);
+  for (const stray of strays) {
+    builder.reportAt('flow.syntax.unexpected', `Expected 'flow', found ${builder.found(stray.from)}.`, stray.from);
+  }
   const ast = buildSourceFile(builder, tree);
-  reportTreeErrors(builder, tree);
+  reportTreeErrors(builder, tree, stoppedAt);
+  if (stoppedAt >= 0) {
+    builder.reportAt(
+      'flow.syntax.unexpected',
+      `Reading stopped here, after more problems than a file can usefully have; fix the ones above and the rest will be read. Found ${builder.found(stoppedAt)}.`,
+      stoppedAt,
+    );
+  }
   return { tree, ast, diagnostics: sortProblems(builder.problems) };
 }
