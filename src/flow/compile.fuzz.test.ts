@@ -74,6 +74,16 @@ describe('compileFlow on bad input', () => {
     }
   });
 
+  it('answers 10 000 nested brackets of each kind', () => {
+    for (const [open, close] of [['(', ')'], ['[', ']'], ['{', '}']] as const) {
+      const deep = `flow f {\n  out o: string\n  ${open.repeat(10_000)}1${close.repeat(10_000)} -> o\n}\n`;
+      compiles(deep);
+      compiles(`flow f {\n  ${open.repeat(10_000)}\n`);
+    }
+    compiles(`flow f {\n${'  if true {\n'.repeat(10_000)}`);
+  });
+
+
   it('answers invalid UTF-8 and lone surrogates', () => {
     const decoder = new TextDecoder('utf-8');
     compiles(decoder.decode(new Uint8Array([0x66, 0x6c, 0x6f, 0x77, 0x20, 0xff, 0xfe, 0x20, 0x7b, 0xc3, 0x28, 0x7d])));
