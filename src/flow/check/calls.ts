@@ -12,6 +12,7 @@ import { describe } from './described.js';
 import { resolveExpression } from './expressions.js';
 import { NO_REF } from './graph.js';
 import { resolvePipeline } from './streams.js';
+import { nearest } from './suggest.js';
 
 /** What a call names: a sibling flow first (a file's own flows win), then a catalogue action. */
 function targetOf(ctx: FlowContext, call: CallExpression): CallTarget | null {
@@ -26,6 +27,7 @@ function targetOf(ctx: FlowContext, call: CallExpression): CallTarget | null {
       'flow.name.unknown-action',
       `There is no action '${call.action}' here, and no flow of that name in this file${near ? `; did you mean '${near}'?` : '.'}`,
       call.actionAt,
+      ctx.fixFor(call.actionAt, call.action, near),
     );
     return null;
   }
@@ -38,33 +40,6 @@ function targetOf(ctx: FlowContext, call: CallExpression): CallTarget | null {
     );
   }
   return target;
-}
-
-/** The closest name within a small edit distance, for "did you mean". */
-function nearest(word: string, candidates: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const distance = editDistance(word, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return 99;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /** A call bound to `label`: its symbol, its step, and one pipe per argument. Returns the symbol index. */
@@ -147,10 +122,12 @@ export function callPort(ctx: FlowContext, call: number, name: string, direction
   const target = symbol.target;
   if (target && !hasPort(target, name, direction)) {
     const declared = portNames(target, direction);
+    const near = nearest(name, declared);
     ctx.report(
       'flow.name.unknown-port',
-      `${symbol.action} has no ${direction === 'inputs' ? 'input' : 'output'} port '${name}' (it declares: ${declared.length ? declared.join(', ') : 'none'}).`,
+      `${symbol.action} has no ${direction === 'inputs' ? 'input' : 'output'} port '${name}'${near ? `; did you mean '${near}'?` : ''} (it declares: ${declared.length ? declared.join(', ') : 'none'}).`,
       at,
+      ctx.fixFor(at, name, near),
     );
     return { ...unresolved(label) };
   }

@@ -94,3 +94,39 @@ describe('compileFlow', () => {
     expect(diagnostic?.flow).toBe('outer');
   });
 });
+
+describe('fixes, where one edit is obviously right', () => {
+  const fixed = (source: string, code: string): string | null => {
+    const diagnostic = compileFlow(source).diagnostics.find((one) => one.code === code);
+    const fix = diagnostic?.fixes[0];
+    if (!fix) return null;
+    let text = source;
+    for (const edit of [...fix.edits].sort((a, b) => b.from - a.from)) text = text.slice(0, edit.from) + edit.text + text.slice(edit.to);
+    return text;
+  };
+
+  it('replaces a misspelt type, status code, log level or name with the one it is close to', () => {
+    expect(fixed('flow f {\n  in a: strig\n  out b: string\n  a -> b\n}\n', 'flow.form.unknown-type')).toContain('in a: string');
+    expect(fixed('flow f {\n  in a: string\n  out b: string\n  a -> b\n  if true { fail NOT_FUND }\n}\n', 'flow.form.unknown-status-code')).toContain('fail NOT_FOUND');
+    expect(fixed('flow f {\n  in a: string\n  out b: string\n  a -> b\n  if true { log warnin a }\n}\n', 'flow.form.unknown-log-level')).toContain('log warning a');
+    expect(fixed('flow f {\n  in question: string\n  out b: string\n  qustion -> b\n}\n', 'flow.name.unknown')).toContain('  question -> b');
+  });
+
+  it('removes a try nothing reads', () => {
+    expect(fixed('flow f {\n  in a: string\n  out b: string\n  x = try run t(q: a)\n  x.o -> b\n}\n', 'flow.unused.try-status')).toContain('x = run t(q: a)');
+    expect(fixed('flow f {\n  in a: string\n  out b: string\n  try a -> b\n}\n', 'flow.unused.try-pipe')).toContain('\n  a -> b\n');
+  });
+
+  it('offers nothing when no word is close, or two are equally close', () => {
+    expect(fixed('flow f {\n  in a: zzzzzz\n  out b: string\n  a -> b\n}\n', 'flow.form.unknown-type')).toBeNull();
+    expect(fixed('flow f {\n  in ab: string\n  in ac: string\n  out b: string\n  ad -> b\n}\n', 'flow.name.unknown')).toBeNull();
+  });
+
+  it('carries the fix in bytes on the wire', () => {
+    const source = 'flow f {\n  describe "§"\n  in a: strig\n  out b: string\n  a -> b\n}\n';
+    const [diagnostic] = compileFlow(source).diagnostics;
+    const edit = diagnostic!.fixes[0]!.edits[0]!;
+    expect(edit.start - edit.from).toBe(1);
+    expect(diagnostic!.fixes[0]!.label).toBe("Replace 'strig' with 'string'");
+  });
+});

@@ -5,11 +5,13 @@
  */
 
 import type { DiagnosticCode } from '../diagnostics/codes.js';
+import type { ProblemFix } from '../diagnostics/diagnostic.js';
 import type { SourceText } from '../diagnostics/source-text.js';
 import type { BodyId, DescribedStep, PortDeclaration, RefId, Span, StepId, StructShape } from '../program.js';
 import type { CatalogueAction } from './catalogue.js';
 import { GraphBuilder, NO_REF, NO_STEP } from './graph.js';
-import type { Reporter } from './report.js';
+import { replaceWith, type Reporter } from './report.js';
+import { nearest } from './suggest.js';
 
 export type SymbolKind =
   | 'input-port'
@@ -209,8 +211,14 @@ export class FlowContext {
     return made;
   }
 
-  report(code: DiagnosticCode, message: string, at: Span): void {
-    this.reporter(code, message, at, this.flowName);
+  report(code: DiagnosticCode, message: string, at: Span, fixes?: ProblemFix[]): void {
+    this.reporter(code, message, at, this.flowName, fixes);
+  }
+
+  /** The fix replacing `at` with `suggestion`, when `at` is exactly `word` as written. */
+  fixFor(at: Span, word: string, suggestion: string | null): ProblemFix[] | undefined {
+    if (!suggestion || this.source.text.slice(at.from, at.to) !== word) return undefined;
+    return replaceWith(at, suggestion, word);
   }
 
   define(scope: Scope, symbol: FlowSymbol): number {
@@ -259,10 +267,12 @@ export class FlowContext {
 
   unknownName(scope: Scope, name: string, at: Span, what = 'name'): void {
     const known = this.namesInScope(scope);
+    const suggestion = nearest(name, known ? known.split(', ') : []);
     this.report(
       'flow.name.unknown',
-      `Unknown ${what} '${name}'${known ? ` (known here: ${known})` : ''}. A flow reads top to bottom, so a name must be bound before it is used.`,
+      `Unknown ${what} '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}${known ? ` (known here: ${known})` : ''}. A flow reads top to bottom, so a name must be bound before it is used.`,
       at,
+      this.fixFor(at, name, suggestion),
     );
   }
 

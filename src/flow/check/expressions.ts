@@ -88,8 +88,8 @@ function spread(ctx: FlowContext, item: Spread, scope: Scope, allowIt: boolean):
  */
 function typeOf(ctx: FlowContext, type: Extract<Expression, { kind: 'typed-value' }>['type']): TypeRef {
   const checked = !type.name.includes('.') && !type.name.includes('/') && !type.quoted;
-  const reader = new TypeReader(ctx.known.structNames, (message, at) => {
-    if (checked) ctx.report('flow.form.unknown-type', message, at);
+  const reader = new TypeReader(ctx.known.structNames, (message, at, fixes) => {
+    if (checked) ctx.report('flow.form.unknown-type', message, at, fixes);
   });
   return reader.read(type);
 }

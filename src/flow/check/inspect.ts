@@ -11,7 +11,8 @@ import type { CallExpression, Expression, Pipeline, Stage, Statement, StructDecl
 import { forEachNode } from '../syntax/walk.js';
 import type { DescribedStep, Span } from '../program.js';
 import { positionalStageNames, reducingStageNames } from '../vocabulary.js';
-import type { Reporter } from './report.js';
+import { removeTry, type Reporter } from './report.js';
+import type { ProblemFix } from '../diagnostics/diagnostic.js';
 import type { CheckedFlow, Resolution } from './resolve.js';
 
 const IDEMPOTENT: ReadonlySet<string> = new Set(['collect', 'distinct', 'text', 'json', 'packb', 'sort']);
@@ -19,7 +20,7 @@ const IDEMPOTENT: ReadonlySet<string> = new Set(['collect', 'distinct', 'text', 
 export function inspect(resolution: Resolution, structs: readonly StructDeclaration[], report: Reporter): void {
   for (const flow of resolution.flows) {
     const name = flow.program.name;
-    const say: Say = (code, message, at) => report(code, message, at, name);
+    const say: Say = (code, message, at, fixes) => report(code, message, at, name, fixes);
     unusedNames(flow, say);
     statements(flow.declaration.body, say);
     barriers(flow.program.described, say);
@@ -27,7 +28,7 @@ export function inspect(resolution: Resolution, structs: readonly StructDeclarat
   unusedStructs(resolution, structs, report);
 }
 
-type Say = (code: Parameters<Reporter>[0], message: string, at: Span) => void;
+type Say = (code: Parameters<Reporter>[0], message: string, at: Span, fixes?: ProblemFix[]) => void;
 
 function unusedNames(flow: CheckedFlow, say: Say): void {
   for (const symbol of flow.context.symbols) {
@@ -60,8 +61,9 @@ function unusedNames(flow: CheckedFlow, say: Say): void {
         if (symbol.tolerant && symbol.statusReads === 0) {
           say(
             'flow.unused.try-status',
-            `'try' lets ${symbol.action} fail without ending the flow, and nothing reads its status, so a failure leaves the ports it feeds silently empty. Read it with 'wait ${name}' or 'status ${name}'.`,
+            `'try' lets ${symbol.action} fail without ending the flow, and nothing reads its status, so a failure leaves the ports it feeds silently empty. Read it with 'wait ${name}' or 'status ${name}', or drop the 'try'.`,
             symbol.at,
+            removeTry(flow.context.source.text, symbol.at),
           );
         }
         break;

@@ -74,7 +74,7 @@ export function resolveFile(file: SourceFile, source: SourceText, sourceName: st
 /** A flow's ports and headers, without its body: what a sibling calling it needs. */
 function declare(declaration: FlowDeclaration, structNames: ReadonlySet<string>, report: Reporter): Declared {
   const flowName = declaration.name.text;
-  const reader = new TypeReader(structNames, (message, at) => report('flow.form.unknown-type', message, at, flowName));
+  const reader = new TypeReader(structNames, (message, at, fixes) => report('flow.form.unknown-type', message, at, flowName, fixes));
   const ports: PortDeclaration[] = [];
   const seen = new Set<string>();
   if (declaration.entry) {

@@ -10,10 +10,12 @@ import { checkDrain, checkReachedByChoice, checkWait, expectCall, resolveAfter }
 import { resolveCall, callPort } from './calls.js';
 import { FlowContext, newSymbol, Scope } from './context.js';
 import { describe, type DescribedDraft } from './described.js';
+import { removeTry } from './report.js';
 import { resolveExpression } from './expressions.js';
 import { NO_REF, NO_STEP } from './graph.js';
 import { checkCarry, checkFor, checkIf, checkRepeat, checkUntil } from './loops.js';
 import { expressionLabel } from './labels.js';
+import { nearest } from './suggest.js';
 import { atStage, derive, patternOf, resolveDestination, resolveLogTail, resolvePipeline } from './streams.js';
 
 /** A list of statements read into `body` (when given); `guarded` for an `if`/`for`/`repeat` body. */
@@ -52,6 +54,7 @@ export function resolveStatement(ctx: FlowContext, statement: Statement, scope: 
           'flow.unused.try-pipe',
           "'try' lets this pipe fail without ending the flow, and nothing reads how it went: the destination just ends early, and its readers cannot tell. Name it (p = try …) and read 'status p'.",
           statement.at,
+          removeTry(ctx.source.text, statement.at),
         );
       }
       const source = resolvePipeline(ctx, statement.pipeline, scope);
@@ -143,10 +146,14 @@ function resolveFailCode(ctx: FlowContext, code: Expression | null, scope: Scope
     const named = statusCodeNamed(code.name);
     if (named) return { kind: 'named', code: named };
     if (ctx.lookup(scope, code.name) < 0) {
+      const shouted = code.name === code.name.toUpperCase();
+      const near = nearest(code.name.toLowerCase(), statusCodes);
+      const suggestion = near && (shouted ? near.toUpperCase() : near);
       ctx.report(
         'flow.form.unknown-status-code',
-        `'${code.name}' is not a status code and nothing here is called that. A code is one of ${statusCodes.map((one) => one.toUpperCase()).sort().join(', ')} (either case), a number, or a status the flow read.`,
+        `'${code.name}' is not a status code and nothing here is called that${suggestion ? `; did you mean '${suggestion}'?` : '.'} A code is one of ${statusCodes.map((one) => one.toUpperCase()).sort().join(', ')} (either case), a number, or a status the flow read.`,
         code.at,
+        ctx.fixFor(code.at, code.name, suggestion),
       );
       return null;
     }

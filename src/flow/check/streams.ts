@@ -18,6 +18,7 @@ import { resolveExpression } from './expressions.js';
 import { NO_REF } from './graph.js';
 import { expressionLabel, stageLabel } from './labels.js';
 import { hasPort } from './catalogue.js';
+import { nearest } from './suggest.js';
 
 /** A pipeline: its source, then each stage applied in turn. */
 export function resolvePipeline(ctx: FlowContext, pipeline: Pipeline, scope: Scope): Resolved {
@@ -107,7 +108,14 @@ export function resolveLogTail(ctx: FlowContext, tail: LogTail, scope: Scope, al
   if (tail.level) {
     level = logLevelNamed(tail.level.text) ?? null;
     if (level === null) {
-      ctx.report('flow.form.unknown-log-level', `'${tail.level.text}' is not a log level; use one of ${logLevels.join(', ')} (in either case).`, tail.level.at);
+      const near = nearest(tail.level.text.toLowerCase(), logLevels);
+      const suggestion = near && (tail.level.text === tail.level.text.toUpperCase() ? near.toUpperCase() : near);
+      ctx.report(
+        'flow.form.unknown-log-level',
+        `'${tail.level.text}' is not a log level${suggestion ? `; did you mean '${suggestion}'?` : ';'} use one of ${logLevels.join(', ')} (in either case).`,
+        tail.level.at,
+        ctx.fixFor(tail.level.at, tail.level.text, suggestion),
+      );
     }
   }
   const args: Expr[] = [];

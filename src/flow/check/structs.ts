@@ -35,7 +35,7 @@ export function resolveStructs(declared: readonly StructDeclaration[], report: R
 
 function resolveStruct(declaration: StructDeclaration, structs: ReadonlySet<string>, report: Reporter): StructShape {
   const owner = declaration.name.text;
-  const reader = new TypeReader(structs, (message, at) => report('flow.form.unknown-type', message, at, owner));
+  const reader = new TypeReader(structs, (message, at, fixes) => report('flow.form.unknown-type', message, at, owner, fixes));
   const seen = new Set<string>();
   const fields: FieldShape[] = [];
   for (const field of declaration.fields) {

@@ -9,8 +9,11 @@
 import type { Constant, TypeExpression } from '../syntax/ast.js';
 import { builtinTypeNamed, canonical, sortedTypeNames } from '../vocabulary.js';
 import type { TypeRef } from '../program.js';
+import type { ProblemFix } from '../diagnostics/diagnostic.js';
+import { replaceWith } from './report.js';
+import { nearest } from './suggest.js';
 
-export type TypeProblemReporter = (message: string, at: TypeExpression['at']) => void;
+export type TypeProblemReporter = (message: string, at: TypeExpression['at'], fixes?: ProblemFix[]) => void;
 
 export class TypeReader {
   constructor(
@@ -31,9 +34,11 @@ export class TypeReader {
     if (builtin) return resolved(folded, builtin.parameterCounts);
     if (this.structs.has(type.name)) return resolved(type.name, [0], type.name);
     if (type.name.includes('/') || type.name.includes('.')) return resolved(type.name, [0]);
+    const suggestion = nearest(type.name, [...sortedTypeNames(), ...this.structs]);
     this.report(
-      `Unknown type '${type.name}'. A type is one of ${sortedTypeNames().join(', ')}; a struct this file declares; a registry tag with dots, like 'a11.sdk.AudioBuffer'; or a quoted mimetype.`,
+      `Unknown type '${type.name}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} A type is one of ${sortedTypeNames().join(', ')}; a struct this file declares; a registry tag with dots, like 'a11.sdk.AudioBuffer'; or a quoted mimetype.`,
       type.at,
+      suggestion && type.at.to - type.at.from === type.name.length ? replaceWith(type.at, suggestion, type.name) : undefined,
     );
     return { declared: type.written, name: type.name, struct: null, parameters: [] };
   }
