@@ -35,8 +35,8 @@ export const planCommand: Command = {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
-    const { plan, diagnostics } = compileFlow(source, { sourceName: file, ...(catalogue ? { catalogue } : {}) });
-    process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+    const { described, diagnostics } = compileFlow(source, { sourceName: file, ...(catalogue ? { catalogue } : {}) });
+    process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);
     return hasErrors(diagnostics) ? 1 : 0;
   },
 };

@@ -34,7 +34,10 @@ export interface CompileOptions {
 export interface CompileResult {
   program?: Program;
   diagnostics: Diagnostic[];
+  /** `flow.plan/v1` as `flow_check` returns it. */
   plan: PlanEnvelope;
+  /** The plan with the parse and resolve diagnostics beside it, as `a11 flow describe` prints it. */
+  described: PlanEnvelope;
 }
 
 export function compileFlow(source: string, options: CompileOptions = {}): CompileResult {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_DIR, REFERENCE_MISSING } from '../../test/support/reference.js';
-import { REFERENCE_A11, referenceDescribeFile } from '../../test/support/reference-checker.js';
+import { REFERENCE_A11, REFERENCE_PYTHON, referenceFlowCheckPlans, referenceDescribeFile } from '../../test/support/reference-checker.js';
 import { compileFlow } from './compile.js';
 
 /**
@@ -43,11 +43,24 @@ describe.skipIf(!available || !REFERENCE_A11)(
   () => {
     it.each([...files.map((name) => join(dir!, name)), ...(EXAMPLE && existsSync(EXAMPLE) ? [EXAMPLE] : [])])('%s', (path) => {
       const theirs = referenceDescribeFile(path) as { flows: unknown; structs: unknown; format: string; diagnostics: { code: string }[] };
-      const ours = compileFlow(readFileSync(path, 'utf8'), { sourceName: path }).plan;
+      const ours = compileFlow(readFileSync(path, 'utf8'), { sourceName: path }).described;
       expect(ours.format).toBe(theirs.format);
       expect(ours.flows).toEqual(theirs.flows);
       expect(ours.structs).toEqual(theirs.structs);
       expect((ours.diagnostics ?? []).map((d) => d.code)).toEqual(theirs.diagnostics.map((d) => d.code));
     }, 30_000);
+  },
+);
+
+describe.skipIf(!available || !REFERENCE_PYTHON)(
+  `the plan is what the reference's flow_check returns${REFERENCE_PYTHON ? '' : ' (skipped: the reference Python (A11_PYTHON) is not installed)'}`,
+  () => {
+    it('for every reference flow, key for key', () => {
+      const sources = Object.fromEntries(files.filter((name) => name !== BROKEN).map((name) => [name, readFileSync(join(dir!, name), 'utf8')]));
+      const theirs = referenceFlowCheckPlans(sources);
+      for (const [name, source] of Object.entries(sources)) {
+        expect(JSON.parse(JSON.stringify(compileFlow(source, { sourceName: 'flow' }).plan)), name).toEqual(theirs[name]);
+      }
+    }, 60_000);
   },
 );

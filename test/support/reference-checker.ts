@@ -91,3 +91,19 @@ export function referenceDescribeFile(file: string): Record<string, unknown> {
   const result = spawnSync(REFERENCE_A11 ?? 'a11', ['flow', 'describe', '--format', 'json', file], { encoding: 'utf8' });
   return JSON.parse(result.stdout) as Record<string, unknown>;
 }
+
+/** The reference's Python (a11-kit 0.4.4), for what only its library answers. */
+export const REFERENCE_PYTHON: string | null = process.env.A11_PYTHON ?? (existsSync('/opt/a11ref44/bin/python') ? '/opt/a11ref44/bin/python' : null);
+
+/** What the reference's `flow_check` returns for each source: `a11.flow.loads(source, "flow").describe()`. */
+export function referenceFlowCheckPlans(sources: Record<string, string>): Record<string, unknown> {
+  const script = [
+    'import json, sys',
+    'import a11.flow',
+    'sources = json.load(sys.stdin)',
+    'print(json.dumps({name: a11.flow.loads(text, "flow").describe() for name, text in sources.items()}))',
+  ].join('\n');
+  const result = spawnSync(REFERENCE_PYTHON ?? 'python3', ['-c', script], { input: JSON.stringify(sources), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`the reference could not describe the flows: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}

@@ -32,8 +32,13 @@ export interface CheckResult {
   program?: Program;
   /** Every diagnostic, syntax and semantic, in presentation order. */
   diagnostics: Diagnostic[];
-  /** `flow.plan/v1`: partial when the file has errors, with the parser's and resolver's diagnostics. */
+  /** `flow.plan/v1`, exactly as the reference's `flow_check` returns it (partial when the file has errors). */
   plan: PlanEnvelope;
+  /**
+   * The same plan with the parser's and resolver's diagnostics beside it, as `a11 flow describe
+   * --format json` prints it (what `flowplay plan` prints).
+   */
+  described: PlanEnvelope;
 }
 
 /** A parser's problem as a diagnostic problem (its severity comes from the code table). */
@@ -67,14 +72,17 @@ export function checkSyntaxTree(file: SourceFile, text: string | SourceText, syn
   const report = collectInto(problems);
   const resolution = resolveFile(file, source, options.sourceName, report, options.catalogue);
   const resolved = dedupe(problems.map((problem) => toDiagnostic(problem, source)));
-  // Made when first asked for: an editor checking on every keystroke never needs it.
-  // Its diagnostics are in the order found — the parser's, then the resolver's — as the reference's plan lists them.
-  const withPlan = <T extends object>(result: T): T & { plan: PlanEnvelope } => {
+  // Made when first asked for: an editor checking on every keystroke never needs them.
+  const withPlan = <T extends object>(result: T): T & Pick<CheckResult, 'plan' | 'described'> => {
     let plan: PlanEnvelope | undefined;
-    return Object.defineProperty(result, 'plan', {
-      enumerable: true,
-      get: () => (plan ??= planOf(resolution.program, resolved.map(diagnosticToWire))),
-    }) as T & { plan: PlanEnvelope };
+    let described: PlanEnvelope | undefined;
+    Object.defineProperty(result, 'plan', { enumerable: true, get: () => (plan ??= planOf(resolution.program)) });
+    // In the order found — the parser's, then the resolver's — as the reference's describe lists them.
+    Object.defineProperty(result, 'described', {
+      enumerable: false,
+      get: () => (described ??= planOf(resolution.program, resolved.map(diagnosticToWire))),
+    });
+    return result as T & Pick<CheckResult, 'plan' | 'described'>;
   };
   if (hasErrors(resolved)) return withPlan({ diagnostics: sortDiagnostics(resolved) });
   const findings: Problem[] = [];
