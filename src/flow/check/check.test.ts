@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readCatalogue } from '../catalogue.js';
 import { compileFlow } from '../compile.js';
 
 /**
@@ -128,5 +129,51 @@ describe('fixes, where one edit is obviously right', () => {
     const edit = diagnostic!.fixes[0]!.edits[0]!;
     expect(edit.start - edit.from).toBe(1);
     expect(diagnostic!.fixes[0]!.label).toBe("Replace 'strig' with 'string'");
+  });
+});
+
+describe('checks against a catalogue of actions', () => {
+  const catalogue = readCatalogue({
+    actions: [
+      { name: 'fetch', inputs: [{ name: 'url', type: 'string' }], outputs: [{ name: 'pages', type: 'string', unary: false }, { name: 'size', type: 'int' }], runnable: true },
+      { name: 'mic', inputs: [], outputs: [{ name: 'audio', type: 'bytes', unary: false }], runnable: false },
+      { name: 'vague', inputs: [{ name: 'q', type: 'string' }] },
+    ],
+  });
+  const codes = (source: string) =>
+    compileFlow(source, { catalogue }).diagnostics.map((d) => `${d.code}@${d.range.start.line}:${d.range.start.column}`);
+  const head = 'flow f {\n  in u: string\n  out o: string\n';
+
+  it('accepts what the catalogue offers, run where there is a handler and call where there is not', () => {
+    expect(codes(`${head}  x = run fetch(url: u)\n  x.size | map text(it) -> o\n  skip x.pages\n  m = call mic()\n  skip m.audio\n  v = run vague(q: u)\n}\n`)).toEqual([]);
+  });
+
+  it('refuses an action it does not have, naming the near one', () => {
+    const result = compileFlow(`${head}  x = run fetc(url: u)\n  u -> o\n}\n`, { catalogue });
+    expect(result.diagnostics.map((d) => `${d.code}@${d.range.start.line}:${d.range.start.column}`)).toEqual(['flow.name.unknown-action@4:11']);
+    expect(result.diagnostics[0]!.message).toContain("did you mean 'fetch'");
+  });
+
+  it('refuses a port the action does not declare, in either direction', () => {
+    expect(codes(`${head}  x = run fetch(link: u)\n  x.body -> o\n}\n`)).toEqual(['flow.name.unknown-port@4:17', 'flow.name.unknown-port@5:4']);
+  });
+
+  it("refuses 'run' of an action with no handler here", () => {
+    expect(codes(`${head}  m = run mic()\n  skip m.audio\n  u -> o\n}\n`)).toEqual(['flow.name.not-runnable@4:11']);
+  });
+
+  it('lets a flow of the same file stand in for a catalogue action of the same name', () => {
+    expect(codes(`${head}  x = run mic(q: u)\n  x.a -> o\n}\nflow mic {\n  in q: string\n  out a: string\n  q -> a\n}\n`)).toEqual([]);
+  });
+
+  it("takes a port's unary-ness from the catalogue", () => {
+    const program = compileFlow(`${head}  x = run fetch(url: u)\n  x.size | map text(it) -> o\n  skip x.pages\n}\n`, { catalogue }).program!;
+    const refs = program.flows[0]!.refs;
+    expect(refs.find((ref) => ref.label === 'x.size')?.unary).toBe(true);
+    expect(refs.find((ref) => ref.label === 'x.pages')?.unary).toBe(false);
+  });
+
+  it('checks nothing about actions without a catalogue', () => {
+    expect(compileFlow(`${head}  x = run anything(at: u)\n  x.all -> o\n}\n`).diagnostics).toEqual([]);
   });
 });
