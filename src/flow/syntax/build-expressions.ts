@@ -154,6 +154,9 @@ export function value(builder: Builder, node: LezerNode): Expression {
 function binary(builder: Builder, node: LezerNode): Expression {
   const parts = childrenOf(node);
   const operator = parts.find((part) => !isExpressionNode(part));
+  // No operator in the text (recovery supplied one): the reference read the left value and
+  // stopped there.
+  if (!operator && parts[0] && isExpressionNode(parts[0])) return value(builder, parts[0]);
   const operands = parts.filter(isExpressionNode);
   const op = (operator ? vocabulary.canonical(builder.text(operator)) : 'or') as BinaryOperator;
   const left = operands[0] && operands[0].from < (operator?.from ?? Infinity) ? operands[0] : undefined;
@@ -196,6 +199,9 @@ function typedRecord(builder: Builder, node: LezerNode): Expression {
   const parts = childrenOf(node);
   const tag = parts[0]!;
   const recordNode = parts.find((part) => part.name === 'Record');
+  // Braces recovery supplied (the record does not start with a `{` of the text) are not a value
+  // of a type: the reference read the tag alone and stopped.
+  if (recordNode && (recordNode.firstChild?.name !== 'RecordOpen' || nextOf(tag)?.from !== recordNode.from)) return value(builder, tag);
   const base = value(builder, tag);
   const name = dottedName(builder, tag);
   const recordValue = recordNode ? record(builder, recordNode) : builder.errorNode(node.to, 'a record');
@@ -482,7 +488,7 @@ function stage(builder: Builder, node: LezerNode, tolerant: boolean, piped: bool
 }
 
 /** The node right after `node` (comments aside), error markers included. */
-function nextOf(node: LezerNode): LezerNode | null {
+export function nextOf(node: LezerNode): LezerNode | null {
   let next = node.nextSibling;
   while (next && next.name === 'Comment') next = next.nextSibling;
   return next;
@@ -648,6 +654,20 @@ export function logTail(builder: Builder, keyword: LezerNode, parts: LezerNode[]
     format: formatNode ? stringRun(builder, formatNode) : null,
     arguments: values.map((part) => expression(builder, part, part.from)),
   };
+}
+
+/**
+ * What the reference reads where recovery skipped a token it then took as the next part: a
+ * name, when the skipped token is a word; otherwise a value that could not be read.
+ */
+export function valueAtSkipped(builder: Builder, skipped: LezerNode): Expression {
+  const token = builder.tokenAt(skipped.from);
+  if (token.kind === 'word') {
+    const text = builder.source.slice(token.from, token.to);
+    const at = { from: token.from, to: token.to };
+    return { kind: 'name', name: text, at, range: at };
+  }
+  return builder.errorNode(skipped.from, 'a value');
 }
 
 /** Spans helpers for statements. */

@@ -20,8 +20,11 @@ import {
   isExpressionNode,
   logTail,
   pipeline,
+  nextOf,
   reference,
   stringRun,
+  value,
+  valueAtSkipped,
   waitRace,
   word,
 } from './build-expressions';
@@ -60,6 +63,10 @@ function afterClause(builder: Builder, parts: LezerNode[]): Word[] {
 
 function targets(builder: Builder, parts: LezerNode[], arrow: LezerNode | undefined): Expression[] {
   if (!arrow) return [];
+  // Nothing readable right after the arrow: the reference's destination is a value it could not
+  // read, there, and it stops.
+  const direct = nextOf(arrow);
+  if (direct?.type.isError) return [builder.errorNode(direct.from, 'a port or a node')];
   return parts
     .filter((part) => part.from >= arrow.to && isExpressionNode(part))
     .map((part) => reference(builder, part, part.from));
@@ -75,6 +82,14 @@ function readStatement(builder: Builder, node: LezerNode): Statement {
   const at = builder.tokenSpanAt(node.from);
   const range = builder.span(node);
   const afterFirst = first ? first.to : node.from;
+  // `name` followed by something other than `=` / `<-`: the reference reads a pipe whose source
+  // is the name, and stops there (recovery may have supplied the punctuation; the reference did
+  // not).
+  if ((node.name === 'Bind' && !parts.some((part) => part.name === '=')) || (node.name === 'Carry' && !parts.some((part) => part.name === '<-'))) {
+    const source = first ? value(builder, first) : builder.errorNode(node.from, 'a value');
+    const pipeline = { kind: 'pipeline' as const, source, stages: [], at: source.at, range: source.range };
+    return { kind: 'pipe', pipeline, targets: [], after: [], tolerant: false, at, range: source.range };
+  }
   switch (node.name) {
     case 'Bind': {
       const name = wordOrError(builder, first, node.from);
@@ -178,12 +193,15 @@ function readStatement(builder: Builder, node: LezerNode): Statement {
     }
     case 'ForStatement': {
       const inWord = parts.find((part) => part.name === 'In');
+      const skipped = inWord ? undefined : errorAfter(node, parts.filter((part) => part.name === 'Identifier').pop());
       const parallel = parts.find((part) => part.name === 'Parallel');
       const count = parallel ? parts[parts.indexOf(parallel) + 1] : undefined;
       return {
         kind: 'for-each',
         variables: parts.filter((part) => part.name === 'Identifier' && (!inWord || part.from < inWord.from)).map((part) => word(builder, part)),
-        pipeline: pipeline(builder, childNamed(node, 'Pipeline'), inWord ? inWord.to : node.to),
+        pipeline: skipped
+          ? { kind: 'pipeline', source: valueAtSkipped(builder, skipped), stages: [], at: builder.tokenSpanAt(skipped.from), range: builder.span(skipped) }
+          : pipeline(builder, childNamed(node, 'Pipeline'), inWord ? inWord.to : node.to),
         parallel: count?.name === 'Number' ? Math.trunc(numberValue(builder.text(count)).value) : 1,
         body: body(builder, childNamed(node, 'Block')),
         after: afterClause(builder, parts),
@@ -248,6 +266,12 @@ function readStatement(builder: Builder, node: LezerNode): Statement {
   }
 }
 
+/** The error marker right after `after` (or first in `node` when `after` is absent), if any. */
+function errorAfter(node: LezerNode, after: LezerNode | undefined): LezerNode | undefined {
+  const next = after ? nextOf(after) : node.firstChild;
+  return next?.type.isError ? next : undefined;
+}
+
 /** An expression read where `Tag{…}` is off (a `repeat` start): still a whole expression. */
 function expressionInHeader(builder: Builder, node: LezerNode | undefined, offset: number): Expression {
   return expression(builder, node, offset);
@@ -281,7 +305,8 @@ function bindValue(builder: Builder, node: LezerNode | undefined, offset: number
 function nodeExpression(builder: Builder, node: LezerNode): NodeExpression {
   const parts = childrenOf(node);
   const keyword = parts[0]!;
-  const open = parts.find((part) => part.name === '(');
+  const direct = nextOf(keyword);
+  const open = direct?.name === '(' ? direct : undefined;
   if (!open) {
     builder.report(
       'flow.form.node-parentheses',
@@ -329,16 +354,22 @@ function actionName(builder: Builder, node: LezerNode): string {
 }
 
 function callArguments(builder: Builder, node: LezerNode): CallArgument[] {
-  return childrenOf(node)
-    .filter((part) => part.name === 'Argument')
-    .map((argument) => {
-      const parts = childrenOf(argument);
-      const colon = parts.find((part) => part.name === ':');
-      return {
-        port: wordOrError(builder, parts[0]?.name === 'Identifier' ? parts[0] : undefined, argument.from),
-        pipeline: pipeline(builder, childNamed(argument, 'Pipeline'), colon ? colon.to : argument.to),
-      };
-    });
+  const built: CallArgument[] = [];
+  for (const argument of childrenOf(node).filter((part) => part.name === 'Argument')) {
+    const parts = childrenOf(argument);
+    const colon = parts.find((part) => part.name === ':');
+    const port = wordOrError(builder, parts[0]?.name === 'Identifier' ? parts[0] : undefined, argument.from);
+    const skipped = parts[0]?.name === 'Identifier' ? errorAfter(argument, parts[0]) : undefined;
+    if (skipped && skipped.from < skipped.to) {
+      // `port value` with the colon missing: the reference reads the value where the colon
+      // should be, and the call ends there.
+      const source = valueAtSkipped(builder, skipped);
+      built.push({ port, pipeline: { kind: 'pipeline', source, stages: [], at: source.at, range: source.range } });
+      break;
+    }
+    built.push({ port, pipeline: pipeline(builder, childNamed(argument, 'Pipeline'), colon ? colon.to : argument.to) });
+  }
+  return built;
 }
 
 function callModifiers(builder: Builder, parts: LezerNode[], start: number, end: number): CallModifiers {

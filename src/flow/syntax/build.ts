@@ -18,7 +18,7 @@ import type {
   Word,
 } from './ast';
 import { Builder, childNamed, childrenOf, quoted } from './builder';
-import { expression, isExpressionNode, numberConstant, stringRun, typeExpression, word } from './build-expressions';
+import { expression, isExpressionNode, nextOf, numberConstant, stringRun, typeExpression, word } from './build-expressions';
 import { isStatementNode, statement } from './build-statements';
 import { constantValue } from './constant';
 import { durationSeconds } from './literals';
@@ -262,7 +262,9 @@ function portDeclaration(builder: Builder, node: LezerNode): PortDeclaration {
       : { at, range: at, name: written, parameters: [], quoted: false, sugared: false, written };
   } else {
     const colon = parts.find((part) => part.name === ':');
-    type = typeExpression(builder, typeNode, colon ? colon.to : node.to);
+    const afterColon = colon ? nextOf(colon) : null;
+    // Something unreadable where the type starts: the reference's type is an empty name there.
+    type = afterColon?.type.isError ? typeExpression(builder, null, afterColon.from) : typeExpression(builder, typeNode, colon ? colon.to : node.to);
   }
   for (const part of parts) {
     if (part.name === 'Stream') unary = false;
