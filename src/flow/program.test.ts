@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { compileFlow } from './compile.js';
-import { entryFlow, exprRefs, findFlow, upstreamsOf, valueRefsOf, type FlowProgram, type Program, type Ref, type Step } from './program.js';
+import {
+  entryFlow,
+  exprRefs,
+  findFlow,
+  nestedBodies,
+  stageDestinations,
+  stepDestinations,
+  stepObserved,
+  stepSources,
+  stepValueSources,
+  upstreamsOf,
+  valueRefsOf,
+  type FlowProgram,
+  type Program,
+  type Ref,
+  type Step,
+} from './program.js';
 
 function compiled(source: string): Program {
   const result = compileFlow(source, { sourceName: 'test.flow' });
@@ -157,5 +173,38 @@ flow helper {
     expect(entryFlow(program)?.ports.map((port) => `${port.name}:${port.unary}`)).toEqual(['argc:true', 'argv:false', 'exit_code:true']);
     expect(findFlow(program, '')).toBeUndefined();
     expect(findFlow(program, 'helper')?.ports.map((port) => port.name)).toEqual(['q', 'a']);
+  });
+
+  it('says what each step reads, reads a value of, writes and watches', () => {
+    const [flow] = compiled(`flow stepping {
+  in  items: string stream
+  in  limit: integer
+  out kept: string stream
+  out bad: json stream
+  failures = node()
+  items | try map it as int into failures | where it > limit -> kept
+  failures -> bad
+  skip 1 items
+  done = node()
+  items -> done
+  drain done
+  x = run t(q: items) with "x-a11-n": limit
+  skip x
+  for v in items {
+    if v == "" { log v }
+  }
+}`).flows;
+    const label = (ids: number[]) => ids.map((id) => flow!.refs[id]!.label);
+    const pipe = flow!.steps.find((step) => step.label.startsWith('items | try map'))!;
+    expect(label(stepSources(pipe))).toEqual(['items | try map int{...} into failures | where it > limit']);
+    expect(label(stepDestinations(pipe))).toEqual(['kept']);
+    expect(label(stageDestinations(flow!, pipe))).toEqual(['failures']);
+    const counted = flow!.steps.find((step) => step.kind === 'skip' && step.count === 1)!;
+    expect(stepSources(counted)).toEqual([]);
+    const drain = flow!.steps.find((step) => step.kind === 'drain')!;
+    expect(label(stepObserved(flow!, drain))).toEqual(['done']);
+    const call = flow!.steps.find((step) => step.kind === 'call')!;
+    expect(label(stepValueSources(call))).toEqual(['limit']);
+    expect(nestedBodies(flow!, flow!.root)).toHaveLength(3);
   });
 });

@@ -687,7 +687,119 @@ export function valueRefsOf(ref: Ref): RefId[] {
   }
 }
 
-/** The refs a step writes (a pipe's destination); stages' `into` refs are not included. */
+/**
+ * The refs a step reads as streams, one entry per independent read (each is a reader of what
+ * produces it). A counted `skip` reads nothing: its values are taken where the stream is made.
+ */
+export function stepSources(step: Step): RefId[] {
+  switch (step.kind) {
+    case 'pipe':
+    case 'capture':
+    case 'for':
+      return [step.source];
+    case 'skip':
+      return step.count === null && step.source !== null ? [step.source] : [];
+    case 'wait':
+      if (step.subjects.length) return [...step.subjects];
+      return step.outcome === null ? [] : [step.outcome];
+    case 'drain':
+      return step.outcome === null ? [] : [step.outcome];
+    default:
+      return [];
+  }
+}
+
+/** The refs a step reads one value of, through the expressions it evaluates. */
+export function stepValueSources(step: Step): RefId[] {
+  const found: RefId[] = [];
+  switch (step.kind) {
+    case 'call':
+      for (const header of step.headers) exprRefs(header.value, found);
+      exprRefs(step.actionId, found);
+      break;
+    case 'abort':
+    case 'fail':
+      if (step.code?.kind === 'expr') exprRefs(step.code.expr, found);
+      exprRefs(step.message, found);
+      break;
+    case 'log':
+      for (const argument of step.log.arguments) exprRefs(argument, found);
+      break;
+    case 'for':
+    case 'repeat':
+      exprRefs(step.condition, found);
+      break;
+    case 'if':
+      exprRefs(step.condition, found);
+      break;
+    default:
+      break;
+  }
+  return found;
+}
+
+/** The refs a step writes (a pipe's destination); stages' `into` refs are `stageDestinations`. */
 export function stepDestinations(step: Step): RefId[] {
   return step.kind === 'pipe' ? [step.destination] : [];
+}
+
+/**
+ * The refs the stages a step reads write to (`try … into failures`), however deep in the chain:
+ * a stage belongs to a stream rather than a statement, so its destination is reached through
+ * what the step reads. Counted as writers beside `stepDestinations`, released with the step.
+ */
+export function stageDestinations(flow: FlowProgram, step: Step): RefId[] {
+  const found: RefId[] = [];
+  const pending = [...stepSources(step), ...stepValueSources(step)];
+  const seen = new Set<RefId>();
+  while (pending.length) {
+    const id = pending.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const ref = flow.refs[id];
+    if (!ref) continue;
+    if (ref.kind === 'derived' && ref.stage.failures !== null) found.push(ref.stage.failures);
+    pending.push(...upstreamsOf(ref));
+  }
+  return found;
+}
+
+/** A node a `wait`/`drain` watches without writing: it still has to be ended, and this says when. */
+export function stepObserved(flow: FlowProgram, step: Step): RefId[] {
+  if ((step.kind !== 'wait' && step.kind !== 'drain') || step.outcome === null) return [];
+  const outcome = flow.refs[step.outcome];
+  return outcome?.kind === 'status' && outcome.subjectRef !== null ? [outcome.subjectRef] : [];
+}
+
+/** The bodies a step runs: a loop's or block's one, an `if`'s two. */
+export function innerBodies(step: Step): BodyId[] {
+  switch (step.kind) {
+    case 'for':
+    case 'repeat':
+    case 'block':
+      return [step.inner];
+    case 'if':
+      return [step.then, step.else];
+    default:
+      return [];
+  }
+}
+
+/** Every body inside `body`, at any depth. */
+export function nestedBodies(flow: FlowProgram, body: BodyId): BodyId[] {
+  const found: BodyId[] = [];
+  const pending = [body];
+  while (pending.length) {
+    const current = flow.bodies[pending.pop()!];
+    if (!current) continue;
+    for (const id of current.steps) {
+      const step = flow.steps[id];
+      if (!step) continue;
+      for (const inner of innerBodies(step)) {
+        found.push(inner);
+        pending.push(inner);
+      }
+    }
+  }
+  return found;
 }
