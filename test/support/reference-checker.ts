@@ -35,6 +35,13 @@ export interface ReferenceEnvelope {
   counts: Record<string, number>;
 }
 
+/** The reference parser's answer: its tree (flows and structs) and what it could not read. */
+export interface ReferenceSyntax {
+  diagnostics: ReferenceDiagnostic[];
+  flows: unknown[];
+  structs: unknown[];
+}
+
 /** One `a11 flow serve` process; requests are answered in order. */
 export class ReferenceChecker {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -68,6 +75,11 @@ export class ReferenceChecker {
   /** `flow.diagnostics/v1` for a source, as `a11 flow check --format json` gives it. */
   check(source: string): Promise<ReferenceEnvelope> {
     return this.request('check', source) as Promise<ReferenceEnvelope>;
+  }
+
+  /** `flow.syntax/v1` for a source — the parser's tree and problems alone — as `a11 flow parse --format json` gives it. */
+  parse(source: string): Promise<ReferenceSyntax> {
+    return this.request('parse', source) as Promise<ReferenceSyntax>;
   }
 
   /** `flow.plan/v1` for a source, as `a11 flow describe --format json` gives it. */

@@ -159,6 +159,12 @@ function fieldRange(builder: Builder, node: LezerNode, existing: FieldRange | nu
     if (part.name === 'Duration') return { kind: 'duration', seconds: durationSeconds(builder.text(part)) };
     return part.name === 'Number' ? numberConstant(builder, part) : null;
   };
+  if (dots < 0) {
+    // A bound with no `..` after it: the reference wanted one there.
+    const low = parts[0];
+    if (low) builder.reportAt('flow.syntax.unexpected', `Expected '..' after ${quoted(builder.text(low))} to make it a range.`, low.from);
+    return existing;
+  }
   const minimum = dots > 0 ? boundOf(parts[0]) : null;
   const maximum = boundOf(parts[dots + 1]);
   if (minimum === null && maximum === null) {

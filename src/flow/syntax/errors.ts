@@ -221,6 +221,8 @@ function missingColon(parent: LezerNode | null, before: LezerNode | null): 'valu
   if (parent.name === 'HeaderAssignment' && before.name === 'String') return 'value';
   if (parent.name === 'PortDeclaration' && before.name === 'Identifier') return 'type';
   if (parent.name === 'FieldDeclaration' && before.name === 'FieldName') return 'type';
+  // `for x y`: the reference says it wanted `in` and reads the stream from here.
+  if (parent.name === 'ForStatement' && before.name === 'Identifier' && !parent.getChild('In')) return 'value';
   return null;
 }
 
@@ -253,10 +255,17 @@ function valueMissing(parent: LezerNode | null, before: LezerNode | null): boole
 const valueFollowers = new Set(['.', '[', '|', '->', '+', '-', '==', '!=', '<', '<=', '>', '>=', ',', ')', ']', '}']);
 const valueFollowerWords = new Set(['or', 'and', 'in', 'as', 'after', 'then', 'where']);
 
-function continuesValue(builder: Builder, token: PeekedToken, target: boolean): boolean {
+/** Whether the error is where a statement starts (nothing before it in its body). */
+function atStatementStart(parent: LezerNode | null, before: LezerNode | null): boolean {
+  return parent !== null && bodies.has(parent.name) && (before === null || before.name === 'BlockOpen' || before.name === 'Newline');
+}
+
+function continuesValue(builder: Builder, token: PeekedToken, target: boolean, statementStart = false): boolean {
   const text = builder.source.slice(token.from, token.to);
   // A destination is a port or a node: only its postfix or the next destination can follow.
   if (target) return token.kind === 'punctuation' && ['.', '[', ','].includes(text);
+  // At the head of a statement nothing closes or separates: only what extends a value does.
+  if (statementStart && [')', ']', '}', ','].includes(text)) return false;
   if (token.kind === 'punctuation') return valueFollowers.has(text);
   return token.kind === 'word' && valueFollowerWords.has(text.toLowerCase() === text || text.toUpperCase() === text ? text.toLowerCase() : text);
 }
@@ -343,7 +352,7 @@ export function reportTreeErrors(builder: Builder, tree: Tree, stoppedAt = -1): 
         : colon !== null
           ? colon === 'value' ? startsValue(builder, token) : token.kind === 'word' || token.kind === 'string'
           : value
-            ? continuesValue(builder, token, before?.name === '->' || (before?.name === ',' && parent?.name === 'PipeStatement'))
+            ? continuesValue(builder, token, before?.name === '->' || (before?.name === ',' && parent?.name === 'PipeStatement'), atStatementStart(parent, before))
             : missingStatementPunctuation(parent, before) || inventedByRecovery(error, parent, before)
             ? false
             : usedBy(tree.resolveInner(token.from, 1), statement, token.from);
