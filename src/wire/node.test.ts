@@ -21,6 +21,22 @@ describe('StreamNode', () => {
     expect(seenB).toEqual(['one', 'two', 'three']);
   });
 
+  it('hands over what is already written without waiting (poll)', async () => {
+    const node = new StreamNode({ capacity: 8 });
+    const reader = node.reader();
+    expect(reader.poll(4)).toEqual([]);
+    for (const word of ['a', 'b', 'c']) await node.put(text(word));
+    expect(texts(reader.poll(2)!)).toEqual(['a', 'b']);
+    expect(texts(reader.poll(5)!)).toEqual(['c']);
+    node.abort(new Status(StatusCode.UNAVAILABLE, 'gone'));
+    expect(() => reader.poll(1)).toThrow(/gone/);
+    const ended = new StreamNode();
+    const late = ended.reader();
+    await ended.finalize(text('last'));
+    expect(texts(late.poll(3)!)).toEqual(['last']);
+    expect(late.poll(3)).toBeUndefined();
+  });
+
   it('keeps values written before the first reader joins', async () => {
     const node = new StreamNode({ capacity: 4 });
     await node.put(text('early'));

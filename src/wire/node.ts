@@ -284,6 +284,33 @@ export class NodeReader implements AsyncIterable<Chunk> {
     return this.#released || (this.#position >= this.#node.written && (this.#node.isClosed || this.#node.isFinal));
   }
 
+  /**
+   * Up to `limit` values already written, without waiting: an empty array when none has arrived
+   * yet, undefined at the end of the stream; throws the status of an aborted one once the values
+   * before the failure have been taken. For readers that move values in batches and wait (with
+   * `next`) only when there is nothing to take.
+   */
+  poll(limit: number): Chunk[] | undefined {
+    if (this.#released) return undefined;
+    const taken: Chunk[] = [];
+    while (taken.length < limit) {
+      const chunk = this.#node.itemAt(this.#position);
+      if (!chunk) break;
+      taken.push(chunk);
+      this.#position++;
+    }
+    if (taken.length > 0) {
+      this.#node.advanced();
+      return taken;
+    }
+    const status = this.#node.status;
+    if (status) {
+      if (!status.ok) throw new StatusError(status);
+      return undefined;
+    }
+    return this.#node.isFinal ? undefined : taken;
+  }
+
   /** Stops reading: the node no longer keeps values for this reader. */
   release(): void {
     if (this.#released) return;
