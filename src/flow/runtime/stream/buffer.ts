@@ -41,9 +41,9 @@ export class ReplayBuffer {
     this.#grew.notify();
   }
 
-  /** A reader of its own, from the first value. */
-  replay(): Reader {
-    return new ReplayReader(this);
+  /** A reader of its own, from the first value, whose waits end when `waiter` stops. */
+  replay(waiter: Monitor): Reader {
+    return new ReplayReader(this, waiter);
   }
 
   /** @internal Up to `limit` items from `at`; null at the end; undefined when it must wait. */
@@ -57,13 +57,13 @@ export class ReplayBuffer {
   }
 
   /** @internal */
-  waitGrowth(): Promise<void> {
-    return this.#grew.wait();
+  waitGrowth(waiter: Monitor): Promise<void> {
+    return this.#grew.wait(waiter);
   }
 
   /** @internal */
-  waitGrowthFor(ms: number): Promise<boolean> {
-    return this.#grew.waitFor(ms);
+  waitGrowthFor(ms: number, waiter: Monitor): Promise<boolean> {
+    return this.#grew.waitFor(ms, waiter);
   }
 }
 
@@ -71,7 +71,10 @@ class ReplayReader implements Reader {
   #at = 0;
   #stopped = false;
 
-  constructor(private readonly buffer: ReplayBuffer) {}
+  constructor(
+    private readonly buffer: ReplayBuffer,
+    private readonly waiter: Monitor,
+  ) {}
 
   read(limit: number): Maybe<Item[] | null> {
     if (this.#stopped) return null;
@@ -83,7 +86,7 @@ class ReplayReader implements Reader {
 
   async #readLater(limit: number): Promise<Item[] | null> {
     for (;;) {
-      await this.buffer.waitGrowth();
+      await this.buffer.waitGrowth(this.waiter);
       if (this.#stopped) return null;
       const batch = this.buffer.slice(this.#at, limit);
       if (batch === undefined) continue;
@@ -100,7 +103,7 @@ class ReplayReader implements Reader {
         if (batch) this.#at += batch.length;
         return batch;
       }
-      if (!(await this.buffer.waitGrowthFor(deadline - Date.now()))) {
+      if (!(await this.buffer.waitGrowthFor(deadline - Date.now(), this.waiter))) {
         const late = this.buffer.slice(this.#at, limit);
         if (late !== undefined) {
           if (late) this.#at += late.length;

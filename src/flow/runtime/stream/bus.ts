@@ -36,6 +36,7 @@ export class Bus {
   readonly #slots: Slot[];
   #handedOut = 0;
   #wanted = false;
+  #abandoned = false;
   #ended = false;
   #error: StatusError | undefined;
   readonly #readable: Condition;
@@ -63,8 +64,11 @@ export class Bus {
     return this.#slots.length - this.#handedOut;
   }
 
-  /** One reader's view; INTERNAL when the plan accounted for fewer readers. */
-  take(): Reader {
+  /**
+   * One reader's view; INTERNAL when the plan accounted for fewer readers. Its waits end when
+   * `waiter` (the reading body's monitor) stops.
+   */
+  take(waiter: Monitor = this.monitor): Reader {
     const slot = this.#slots[this.#handedOut];
     if (!slot) {
       throw new StatusError(
@@ -74,12 +78,16 @@ export class Bus {
     }
     this.#handedOut++;
     slot.taken = true;
-    return new BusReader(this, slot);
+    return new BusReader(this, slot, waiter);
   }
 
   /** Runs the producer once the stream is wanted; its failure goes to the readers, not here. */
   async pump(produce: (sink: Sink) => Promise<void>): Promise<void> {
-    await waitUntil(this.#wantedCondition, () => this.#wanted);
+    await waitUntil(this.#wantedCondition, () => this.#wanted || this.#abandoned);
+    if (!this.#wanted) {
+      this.#ended = true;
+      return;
+    }
     try {
       await produce(this.sink);
     } catch (error) {
@@ -98,6 +106,9 @@ export class Bus {
     this.#handedOut = this.#slots.length;
     this.#trim();
     this.#writable.notify();
+    // A stream nobody ever read has produced nothing and never will: its producer need not start.
+    this.#abandoned = true;
+    this.#wantedCondition.notify();
   }
 
   /** @internal */
@@ -128,13 +139,13 @@ export class Bus {
   }
 
   /** @internal */
-  waitReadable(): Promise<void> {
-    return this.#readable.wait();
+  waitReadable(waiter: Monitor): Promise<void> {
+    return this.#readable.wait(waiter);
   }
 
   /** @internal */
-  waitReadableFor(ms: number): Promise<boolean> {
-    return this.#readable.waitFor(ms);
+  waitReadableFor(ms: number, waiter: Monitor): Promise<boolean> {
+    return this.#readable.waitFor(ms, waiter);
   }
 
   /** @internal */
@@ -198,6 +209,7 @@ class BusReader implements Reader {
   constructor(
     private readonly bus: Bus,
     private readonly slot: Slot,
+    private readonly waiter: Monitor,
   ) {}
 
   read(limit: number): Maybe<Item[] | null> {
@@ -208,7 +220,7 @@ class BusReader implements Reader {
 
   async #readLater(limit: number): Promise<Item[] | null> {
     for (;;) {
-      await this.bus.waitReadable();
+      await this.bus.waitReadable(this.waiter);
       const batch = this.bus.takeFrom(this.slot, limit);
       if (batch !== undefined) return batch;
     }
@@ -219,7 +231,7 @@ class BusReader implements Reader {
     for (;;) {
       const batch = this.bus.takeFrom(this.slot, limit);
       if (batch !== undefined) return batch;
-      const woken = await this.bus.waitReadableFor(deadline - Date.now());
+      const woken = await this.bus.waitReadableFor(deadline - Date.now(), this.waiter);
       if (!woken) {
         const late = this.bus.takeFrom(this.slot, limit);
         if (late !== undefined) return late;

@@ -19,6 +19,30 @@ export class Monitor {
   readonly #listeners = new Set<(status: Status) => void>();
   readonly #controller = new AbortController();
 
+  /**
+   * A monitor that stops when this one does, and can be stopped on its own: what a nested body
+   * runs under, so a `try { … }` that failed ends its own steps without ending the run.
+   */
+  child(): Monitor {
+    const child = new Monitor();
+    const unsubscribe = this.onStop((status) => child.stop(status));
+    child.#detach = unsubscribe;
+    child.onStop(unsubscribe);
+    return child;
+  }
+
+  #detach: (() => void) | undefined;
+
+  /**
+   * Lets go of the parent without stopping: the body this monitor ran is over, so the parent need
+   * not remember to stop it (a loop of a million passes would otherwise leave a million behind).
+   */
+  dispose(): void {
+    this.#detach?.();
+    this.#detach = undefined;
+    this.#listeners.clear();
+  }
+
   /** The reason the run was stopped, once it has been. */
   get stopped(): Status | undefined {
     return this.#stopped;
@@ -75,43 +99,58 @@ export class Condition {
 
   constructor(readonly monitor: Monitor) {}
 
-  /** Resolves at the next {@link notify}; rejects with the stop reason if the run stops first. */
-  wait(): Promise<void> {
+  /**
+   * Resolves at the next {@link notify}; rejects with the stop reason if the run stops first —
+   * the run of `waiter` when given (whoever is waiting, which may be a nested body's task waiting
+   * on an outer body's stream), else the run this condition belongs to.
+   */
+  wait(waiter: Monitor = this.monitor): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const pending: Pending = { resolve, reject };
-      if (!this.monitor.park(pending)) {
-        reject(new StatusError(this.monitor.stopped!));
+      const entry: Pending = {
+        resolve: () => {
+          waiter.unpark(entry);
+          resolve();
+        },
+        reject: (error) => {
+          this.#waiters = this.#waiters.filter((one) => one !== entry);
+          reject(error);
+        },
+      };
+      if (!waiter.park(entry)) {
+        reject(new StatusError(waiter.stopped!));
         return;
       }
-      this.#waiters.push(pending);
+      this.#waiters.push(entry);
     });
   }
 
   /**
    * Like {@link wait}, but gives up after `ms`: resolves true when notified, false on the timeout.
    */
-  waitFor(ms: number): Promise<boolean> {
+  waitFor(ms: number, waiter: Monitor = this.monitor): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const pending: Pending = {
+      const entry: Pending = {
         resolve: () => {
           clearTimeout(timer);
+          waiter.unpark(entry);
           resolve(true);
         },
         reject: (error) => {
           clearTimeout(timer);
+          this.#waiters = this.#waiters.filter((one) => one !== entry);
           reject(error);
         },
       };
-      if (!this.monitor.park(pending)) {
-        reject(new StatusError(this.monitor.stopped!));
+      if (!waiter.park(entry)) {
+        reject(new StatusError(waiter.stopped!));
         return;
       }
-      this.#waiters.push(pending);
+      this.#waiters.push(entry);
       timer = setTimeout(
         () => {
-          this.#waiters = this.#waiters.filter((one) => one !== pending);
-          this.monitor.unpark(pending);
+          this.#waiters = this.#waiters.filter((one) => one !== entry);
+          waiter.unpark(entry);
           resolve(false);
         },
         Math.max(0, Math.min(ms, 2 ** 31 - 1)),
@@ -127,16 +166,13 @@ export class Condition {
     if (this.#waiters.length === 0) return;
     const waiters = this.#waiters;
     this.#waiters = [];
-    for (const pending of waiters) {
-      this.monitor.unpark(pending);
-      pending.resolve();
-    }
+    for (const pending of waiters) pending.resolve();
   }
 }
 
 /** Waits until `ready()` holds, re-checking at each notify of `condition`. */
-export async function waitUntil(condition: Condition, ready: () => boolean): Promise<void> {
-  while (!ready()) await condition.wait();
+export async function waitUntil(condition: Condition, ready: () => boolean, waiter?: Monitor): Promise<void> {
+  while (!ready()) await condition.wait(waiter);
 }
 
 /** Sleeps `ms`, ending early (rejecting) when the run stops. */
@@ -186,4 +222,21 @@ export function orStop<T>(monitor: Monitor, promise: Promise<T>): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * `work`, or `late()` thrown if it has not settled within `ms`. The timer is cleared as soon as
+ * the work settles, so a long bound does not keep anything alive after a run has ended.
+ */
+export async function within<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  if (!Number.isFinite(ms)) return work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

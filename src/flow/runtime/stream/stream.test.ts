@@ -135,12 +135,12 @@ describe('a replay buffer', () => {
       await sink.write(['b']);
     });
     void buffer.fill();
-    const early = buffer.replay();
+    const early = buffer.replay(monitor);
     const first = early.read(5);
     expect(isPromise(first) ? await first : first).toEqual(['a']);
     release();
     expect(await readAll(early)).toEqual(['b']);
-    expect(await readAll(buffer.replay())).toEqual(['a', 'b']);
+    expect(await readAll(buffer.replay(monitor))).toEqual(['a', 'b']);
   });
 });
 
