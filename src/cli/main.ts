@@ -1,3 +1,4 @@
+import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 import { skillCommand } from './skill.js';
 import { checkCommand } from './check.js';
@@ -5,7 +6,7 @@ import { planCommand } from './plan.js';
 import { helpText, parseCommandArgs, UsageError, type Command } from './command.js';
 
 /** Every subcommand of `flowplay`; the first is what a bare `flowplay` runs. */
-const commands: Command[] = [serveCommand, checkCommand, planCommand, skillCommand];
+const commands: Command[] = [serveCommand, checkCommand, planCommand, runCommand, skillCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
