@@ -75,7 +75,11 @@ export class OutputSink {
   push(chunk: Chunk): void {
     if (chunk.isNull) return;
     this.received++;
-    this.firstValueAt ??= performance.now();
+    if (this.firstValueAt === undefined) {
+      this.firstValueAt = performance.now();
+      // User Timing marks, so a profiler (or bench/ui.ts) sees when output arrived and showed.
+      performance.mark(`flowplay:first-value:${this.port}`);
+    }
     const piece = pieceOf(chunk);
     this.#pieces.push(piece);
     this.#batcher.push(piece);
@@ -130,7 +134,7 @@ export class OutputSink {
     this.#batcher.flushNow();
     surface.clear();
     this.#write(surface, this.#pieces);
-    if (this.#pieces.length) this.firstPaintAt ??= performance.now();
+    if (this.#pieces.length) this.#markFirstPaint();
     this.#surface = surface;
     return () => {
       if (this.#surface === surface) this.#surface = null;
@@ -141,9 +145,19 @@ export class OutputSink {
     this.painted += batch.length;
     if (this.#surface) {
       this.#write(this.#surface, batch);
-      this.firstPaintAt ??= performance.now();
+      this.#markFirstPaint();
     }
     this.onpaint?.(this);
+  }
+
+  /** The DOM was written in this frame; the next frame starts once it has been painted. */
+  #markFirstPaint(): void {
+    if (this.firstPaintAt !== undefined) return;
+    this.firstPaintAt = performance.now();
+    const port = this.port;
+    const mark = () => performance.mark(`flowplay:first-paint:${port}`);
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(mark);
+    else mark();
   }
 
   #write(surface: OutputSurface, pieces: readonly Piece[]): void {
@@ -167,9 +181,29 @@ export class OutputSink {
   }
 }
 
-/** A surface on a DOM element: one growing text node per run of text, a <pre> per block. */
+/** Lines (or blocks) per group: the browser lays out and paints a finished group no more. */
+const GROUP_SIZE = 200;
+
+/**
+ * A surface on a DOM element: one growing text node per run of text, a <div> per line, a <pre>
+ * per block. Lines and blocks go into groups of {@link GROUP_SIZE}, each its own containment
+ * box, so a stream of thousands of values costs the browser the new group's layout each frame,
+ * not the whole output's; a group scrolled out of view is skipped entirely.
+ */
 export function domSurface(element: HTMLElement): OutputSurface {
   let running: Text | null = null;
+  let group: HTMLElement | null = null;
+  let inGroup = 0;
+  const groupFor = (): HTMLElement => {
+    if (!group || inGroup >= GROUP_SIZE) {
+      group = document.createElement('div');
+      group.className = 'output-group';
+      element.append(group);
+      inGroup = 0;
+    }
+    inGroup++;
+    return group;
+  };
   return {
     appendText(text) {
       if (!running) {
@@ -178,6 +212,7 @@ export function domSurface(element: HTMLElement): OutputSurface {
         span.className = 'output-text';
         span.append(running);
         element.append(span);
+        group = null;
       }
       running.appendData(text);
     },
@@ -186,17 +221,18 @@ export function domSurface(element: HTMLElement): OutputSurface {
       const line = document.createElement('div');
       line.className = 'output-line';
       line.textContent = text;
-      element.append(line);
+      groupFor().append(line);
     },
     appendBlock(text) {
       running = null;
       const block = document.createElement('pre');
       block.className = 'output-block';
       block.textContent = text;
-      element.append(block);
+      groupFor().append(block);
     },
     clear() {
       running = null;
+      group = null;
       element.replaceChildren();
     },
   };
