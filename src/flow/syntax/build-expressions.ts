@@ -106,6 +106,7 @@ export function value(builder: Builder, node: LezerNode): Expression {
       return member(builder, node);
     case 'IndexExpression': {
       const parts = childrenOf(node);
+      if (parts[0] && nextOf(parts[0])?.type.isError) return value(builder, parts[0]);
       const bracket = parts.find((part) => part.name === '[');
       const index = parts.slice(1).find(isExpressionNode);
       return {
@@ -173,6 +174,8 @@ function binary(builder: Builder, node: LezerNode): Expression {
 
 function member(builder: Builder, node: LezerNode): Expression {
   const parts = childrenOf(node);
+  // Something skipped between a value and its `.`: the reference read the value and stopped.
+  if (parts[0] && nextOf(parts[0])?.type.isError) return value(builder, parts[0]);
   const dot = parts.find((part) => part.name === '.');
   const name = parts.find((part, index) => index > 0 && part.name === 'Identifier');
   return {

@@ -85,7 +85,8 @@ function readStatement(builder: Builder, node: LezerNode): Statement {
   // `name` followed by something other than `=` / `<-`: the reference reads a pipe whose source
   // is the name, and stops there (recovery may have supplied the punctuation; the reference did
   // not).
-  if ((node.name === 'Bind' && !parts.some((part) => part.name === '=')) || (node.name === 'Carry' && !parts.some((part) => part.name === '<-'))) {
+  const punctuation = node.name === 'Bind' ? '=' : node.name === 'Carry' ? '<-' : null;
+  if (punctuation !== null && first && nextOf(first)?.name !== punctuation) {
     const source = first ? value(builder, first) : builder.errorNode(node.from, 'a value');
     const pipeline = { kind: 'pipeline' as const, source, stages: [], at: source.at, range: source.range };
     return { kind: 'pipe', pipeline, targets: [], after: [], tolerant: false, at, range: source.range };
