@@ -204,7 +204,9 @@ function typedRecord(builder: Builder, node: LezerNode): Expression {
   const recordNode = parts.find((part) => part.name === 'Record');
   // Braces recovery supplied (the record does not start with a `{` of the text) are not a value
   // of a type: the reference read the tag alone and stopped.
-  if (recordNode && (recordNode.firstChild?.name !== 'RecordOpen' || nextOf(tag)?.from !== recordNode.from)) return value(builder, tag);
+  if (recordNode && (recordNode.firstChild?.name !== 'RecordOpen' || nextOf(tag)?.from !== recordNode.from || hasError(tag))) {
+    return value(builder, tag);
+  }
   const base = value(builder, tag);
   const name = dottedName(builder, tag);
   const recordValue = recordNode ? record(builder, recordNode) : builder.errorNode(node.to, 'a record');
@@ -256,10 +258,12 @@ export function record(builder: Builder, node: LezerNode): Expression & { kind: 
       const [key, ...rest] = childrenOf(part);
       const valueNode = rest.find(isExpressionNode);
       const colon = rest.find((child) => child.name === ':');
+      // `"key" value` with the colon missing: the reference reads the value where the colon was.
+      const skipped = key ? nextOf(key) : null;
       pairs.push({
         kind: 'pair',
         key: key ? (key.name === 'StringLiteral' ? stringRun(builder, key) : builder.text(key)) : '',
-        value: expression(builder, valueNode, colon ? colon.to : part.to),
+        value: skipped?.type.isError && skipped.from < skipped.to ? valueAtSkipped(builder, skipped) : expression(builder, valueNode, colon ? colon.to : part.to),
         at: builder.tokenSpanAt(part.from),
         range: builder.span(part),
       });

@@ -409,10 +409,14 @@ function callModifiers(builder: Builder, parts: LezerNode[], start: number, end:
           const pieces = childrenOf(assignment);
           const nameNode = pieces.find((piece) => piece.name === 'String');
           const colon = pieces.find((piece) => piece.name === ':');
+          const skipped = nameNode ? nextOf(nameNode) : null;
           headers.push({
             name: nameNode ? stringRun(builder, nameNode) : '',
             nameAt: nameNode ? builder.span(nameNode) : builder.span(assignment),
-            value: expression(builder, pieces.find(isExpressionNode), colon ? colon.to : assignment.to),
+            value:
+              skipped?.type.isError && skipped.from < skipped.to
+                ? valueAtSkipped(builder, skipped)
+                : expression(builder, pieces.find(isExpressionNode), colon ? colon.to : assignment.to),
           });
         }
         break;

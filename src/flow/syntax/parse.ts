@@ -100,15 +100,20 @@ function lezerTree(source: string): { tree: Tree; stoppedAt: number } {
  * and skips. They are found by a scan that balances braces (strings and comments aside), so a
  * file of anything else — megabytes of it — is not read token by token by the parser's recovery.
  */
-function strayLines(source: string): Span[] {
+function strayLines(source: string): { strays: Span[]; openings: number[] } {
   const chars = stringSource(source);
   const strays: Span[] = [];
+  // Where a declaration's line ends without the `{` its body opens with.
+  const openings: number[] = [];
+  let header = false;
   let depth = 0;
   let at = 0;
   let lineStart = true;
   while (at < source.length) {
     const code = source.charCodeAt(at);
     if (code === 10) {
+      if (header && depth === 0) openings.push(at);
+      header = false;
       lineStart = true;
       at += 1;
       continue;
@@ -122,23 +127,32 @@ function strayLines(source: string): Span[] {
       at = end < 0 ? source.length : end;
       continue;
     }
-    if (depth === 0 && (lineStart || code === 125) && !startsDeclaration(source, chars, at)) {
-      const stray = strayFrom(chars, at);
-      strays.push(stray);
-      at = stray.to;
-      lineStart = false;
-      continue;
+    if (depth === 0 && (lineStart || code === 125) && !header) {
+      if (startsDeclaration(source, chars, at)) {
+        header = true;
+      } else {
+        const stray = strayFrom(chars, at);
+        strays.push(stray);
+        at = stray.to;
+        lineStart = false;
+        continue;
+      }
     }
     lineStart = false;
     if (code === 34 /* " */) {
       at += readString(chars, at).length;
       continue;
     }
-    if (code === 123) depth += 1;
-    else if (code === 125 && depth > 0) depth -= 1;
+    if (code === 123) {
+      depth += 1;
+      header = false;
+    } else if (code === 125 && depth > 0) {
+      depth -= 1;
+    }
     at += 1;
   }
-  return strays;
+  if (header && depth === 0) openings.push(source.length);
+  return { strays, openings };
 }
 
 function startsDeclaration(source: string, chars: CharSource, at: number): boolean {
@@ -178,10 +192,14 @@ function withoutStrays(source: string, strays: readonly Span[]): string {
  * tree when the caller already has it (an editor's incremental parse).
  */
 export function parseFlow(source: string, given?: Tree): ParsedFlow {
-  const strays = given ? [] : strayLines(source);
+  const { strays, openings } = given ? { strays: [], openings: [] } : strayLines(source);
   const { tree, stoppedAt } = given ? { tree: given, stoppedAt: -1 } : lezerTree(withoutStrays(source, strays));
   const builder = new Builder(source);
   reportLexicalProblems(builder);
+  // `flow name` with its `{` not on the line: the reference wanted it at the line break.
+  for (const opening of strays.length > 0 ? openings : []) {
+    builder.reportAt('flow.syntax.unexpected', `Expected {, found ${builder.found(opening)}.`, opening);
+  }
   for (const stray of strays) {
     builder.reportAt('flow.syntax.unexpected', `Expected 'flow', found ${builder.found(stray.from)}.`, stray.from);
   }
