@@ -147,7 +147,7 @@ function main(): void {
   };
 
   const reference = referenceTimes(sources, rounds);
-  const row = (cells: string[]) => `${cells[0]!.padEnd(34)}${cells.slice(1).map((cell) => cell.padStart(14)).join('')}`;
+  const row = (cells: string[]) => `${cells[0]!.padEnd(40)}${cells.slice(1).map((cell) => cell.padStart(14)).join('')}`;
   const ms = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(3)} ms`);
   const lines = [
     'flowplay check — median times (lower is better)',
