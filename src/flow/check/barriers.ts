@@ -26,7 +26,7 @@ export function resolveAfter(ctx: FlowContext, after: readonly Word[], scope: Sc
       continue;
     }
     if (!['call', 'barrier', 'node', 'input-port', 'output-port'].includes(found.kind)) {
-      ctx.report('flow.name.no-status', `'after ${word.text}' has nothing to wait for: only a call, a node, a port or a barrier finishes.`, word.at);
+      ctx.report('flow.name.no-status', `'after ${word.text}' has nothing to wait for: only a call, a node, a port or a barrier finishes. Wait for what produces '${word.text}' instead.`, word.at);
       continue;
     }
     found.reads++;
@@ -130,7 +130,7 @@ export function expectCall(ctx: FlowContext, name: string, at: Span, scope: Scop
     return -1;
   }
   if (symbol.kind !== 'call') {
-    ctx.report('flow.name.not-a-call', `'${name}' is not a call, so there is nothing to stop or take outputs of here.`, at);
+    ctx.report('flow.name.not-a-call', `'${name}' is not a call, so there is nothing to stop or take outputs of here. Name a call bound with 'x = run …' or 'x = call …'.`, at);
     return -1;
   }
   symbol.reads++;

@@ -29,7 +29,7 @@ function walk(ctx: FlowContext, node: Expression, scope: Scope, allowIt: boolean
   switch (node.kind) {
     case 'it':
       if (!allowIt) {
-        ctx.report('flow.name.it-outside-stage', "'it' is the value a stage like 'where', 'map' or 'group' is looking at, and there is no such stage here.", at);
+        ctx.report('flow.name.it-outside-stage', "'it' is the value a stage like 'where', 'map' or 'group' is looking at, and there is no such stage here. Move this into a stage ('| map …'), or name the value instead.", at);
       }
       return { kind: 'it', at };
     case 'literal':
@@ -129,7 +129,7 @@ function checkMember(ctx: FlowContext, attr: Extract<Expression, { kind: 'attr' 
     known = fieldsOfSymbol(ctx, symbol);
   }
   if (!known || known.names.length === 0 || known.names.includes(attr.name)) return;
-  ctx.report('flow.form.unknown-field', `${known.subject} has no field '${attr.name}'; it has ${known.names.join(', ')}.`, attr.at);
+  ctx.report('flow.form.unknown-field', `${known.subject} has no field '${attr.name}'; it has ${known.names.join(', ')}. Read one of those.`, attr.at);
 }
 
 /**
@@ -150,7 +150,7 @@ function checkStructLiteral(ctx: FlowContext, shape: StructShape, value: Express
     given.add(pair.key);
     const field = shape.fields.find((one) => one.name === pair.key);
     if (!field) {
-      ctx.report('flow.form.unknown-field', `'${shape.name}' has no field '${pair.key}'; it has ${shape.fields.map((one) => one.name).join(', ')}.`, pair.value.at);
+      ctx.report('flow.form.unknown-field', `'${shape.name}' has no field '${pair.key}'; it has ${shape.fields.map((one) => one.name).join(', ')}. Remove the key, or add the field to the struct.`, pair.value.at);
       continue;
     }
     const constant = constantValue(pair.value);
@@ -160,5 +160,5 @@ function checkStructLiteral(ctx: FlowContext, shape: StructShape, value: Express
   if (spreads) return;
   const missing = shape.fields.filter((field) => field.required && field.defaultValue === null && !given.has(field.name)).map((field) => field.name);
   if (missing.length === 0) return;
-  ctx.report('flow.form.missing-field', `'${shape.name}' requires ${missing.join(', ')}, which this leaves out.`, value.at);
+  ctx.report('flow.form.missing-field', `'${shape.name}' requires ${missing.join(', ')}, which this leaves out. Give ${missing.length === 1 ? 'it' : 'them'} a value here, or a default in the struct.`, value.at);
 }

@@ -107,7 +107,7 @@ export function checkCarry(ctx: FlowContext, carry: Carry, scope: Scope, steps: 
   }
   const name = carry.name.text;
   if (loop.carries === null || loop.carries !== name) {
-    ctx.report('flow.barrier.wrong-carry', `This repeat carries ${loop.carries === null ? 'nothing' : `'${loop.carries}'`}, not '${name}'.`, carry.at);
+    ctx.report('flow.barrier.wrong-carry', `This repeat carries ${loop.carries === null ? 'nothing' : `'${loop.carries}'`}, not '${name}'. ${loop.carries === null ? `Declare it: 'repeat ${name} = START …'.` : `Write '${loop.carries} <- …'.`}`, carry.at);
   } else if (loop.carried) {
     ctx.report('flow.barrier.duplicate-carry', `'${name}' is already carried to the next pass; keep one '<-'.`, carry.at);
   }

@@ -373,7 +373,7 @@ export function resolveOutcome(ctx: FlowContext, expression: Expression, scope: 
     }
     if (cursor.kind === 'name') {
       if (ctx.lookup(scope, cursor.name) < 0) ctx.unknownName(scope, cursor.name, expression.at);
-      else ctx.report('flow.name.no-status', `'${cursor.name}' has no status; a status belongs to a call, a node, a port or a barrier.`, expression.at);
+      else ctx.report('flow.name.no-status', `'${cursor.name}' has no status; a status belongs to a call, a node, a port or a barrier. Ask it of what produced '${cursor.name}'.`, expression.at);
       return unresolved(expressionLabel(expression));
     }
     ctx.report('flow.name.no-status', 'Only a call, a node, a port or a barrier has a status to read.', expression.at);
