@@ -5,7 +5,7 @@ import { openPlayground, setSource } from './support/page';
 const valid = `flow greet {
   in  name:     string required
   out greeting: string
-  "Hello, " + name -> greeting
+  strformat("Hello, %s", name) -> greeting
 }
 `;
 
@@ -36,19 +36,18 @@ test.describe('live diagnostics', () => {
     await expect(page.getByTestId('problem-counts')).toContainText('✕ 0');
 
     // Misspell the name read on line 4: "name" → "nmae".
-    await page.locator('.cm-content').getByText('name -> greeting').click();
-    await page.keyboard.press('Home');
+    await page.locator('.cm-content').getByText('name) -> greeting').click();
     await page.keyboard.press('End');
-    for (let i = 0; i < ' -> greeting'.length; i++) await page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < ') -> greeting'.length; i++) await page.keyboard.press('ArrowLeft');
     for (let i = 0; i < 3; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type('mae');
     const broken = await page.evaluate(() => (document.querySelector('.cm-content') as HTMLElement).innerText);
-    expect(broken).toContain('"Hello, " + nmae -> greeting');
+    expect(broken).toContain('strformat("Hello, %s", nmae) -> greeting');
 
     const marker = page.locator('.cm-lintRange-error');
     await expect(marker).toHaveText('nmae');
 
-    const source = valid.replace('+ name ->', '+ nmae ->');
+    const source = valid.replace(', name)', ', nmae)');
     const expected = await flowplayCheck(source);
     expect(expected.length).toBeGreaterThan(0);
     const rows = await panelRows(page);

@@ -9,27 +9,16 @@
 import { Chunk } from '../../wire/chunk';
 import { newCallId } from '../../wire/ids';
 import { readLogChunk } from '../../wire/log';
-import { StreamNode } from '../../wire/node';
+import type { StreamNode } from '../../wire/node';
 import { Status, StatusCode } from '../../wire/status';
 import type { RunExecutor, RunningFlow, RunOutcome, RunReporter, RunRequest } from '../run/executor';
+import { recordGivenInputs } from '../run/given-inputs';
 import type { Connection } from '../state/connection.svelte';
 import { flowTool, readAll } from './discover';
 
 /** Where flow_run publishes a port of the flow it runs for call `callId`. */
 export function flowPortNodeId(callId: string, port: string): string {
   return `${callId}-flow#${port}`;
-}
-
-/** Shows the values given in `inputs` as input streams in the inspector (they travel inside one JSON object). */
-function recordGivenInputs(request: RunRequest, reporter: RunReporter): void {
-  for (const [port, value] of Object.entries(request.values)) {
-    const node = new StreamNode({ id: `given#${port}`, capacity: 1 << 20 });
-    reporter.watch(node, port, 'input');
-    const declared = request.plan.inputs[port];
-    const values = declared && !declared.unary && Array.isArray(value) ? value : [value];
-    for (const item of values) node.push(typeof item === 'string' ? Chunk.text(item) : Chunk.json(item));
-    node.close();
-  }
 }
 
 async function pump(node: StreamNode, reporter: RunReporter, port: string): Promise<void> {

@@ -8,6 +8,7 @@ import { createCompiler } from '../check/compiler';
 import { recheck } from '../editor/lint';
 import { catalogueOf, composableOf } from '../gateway/composable';
 import { GatewayExecutor } from '../gateway/flow-run';
+import { PageExecutor } from '../run/page-executor';
 import type { Catalogue } from '../../flow/catalogue';
 import { AddressSync } from './address.svelte';
 import { CheckState } from './check.svelte';
@@ -46,7 +47,13 @@ export class Playground {
     this.connection = new Connection(this.registry, this.discovery, (url) => sameEndpoint(url, this.embeddedUrl));
     this.check = new CheckState(this.connection, createCompiler());
     this.check.headers = () => this.#allowListHeaders();
-    this.run = new RunState({ gateway: new GatewayExecutor(this.connection) }, this.inspector, this.microphone, () =>
+    const page = new PageExecutor({
+      registry: this.registry,
+      gatewaySchemas: () => this.connection.offer?.schemas ?? new Map(),
+      peer: () => this.connection.session,
+      catalogue: () => this.catalogue(),
+    });
+    this.run = new RunState({ gateway: new GatewayExecutor(this.connection), page }, this.inspector, this.microphone, () =>
       this.check.flows(this.workspace.active.source),
     );
     registerCaptureActions(
