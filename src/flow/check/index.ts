@@ -55,11 +55,11 @@ export function fromSyntaxProblem(problem: SyntaxProblem): Problem {
   return converted;
 }
 
-/** The same problem reported twice (by the parser and by the checker) is one diagnostic. */
+/** The same problem reported twice, word for word at one place, is one diagnostic. */
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return diagnostics.filter((diagnostic) => {
-    const key = `${diagnostic.code}\u0000${diagnostic.from}\u0000${diagnostic.to}`;
+    const key = `${diagnostic.code}\u0000${diagnostic.from}\u0000${diagnostic.to}\u0000${diagnostic.message}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
