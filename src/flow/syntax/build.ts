@@ -266,6 +266,12 @@ function portDeclaration(builder: Builder, node: LezerNode): PortDeclaration {
     type = typeNode
       ? typeExpression(builder, typeNode, misplaced.to)
       : { at, range: at, name: written, parameters: [], quoted: false, sugared: false, written };
+  } else if (parts[1]?.name === 'Identifier' && nextOf(parts[1])?.type.isError && nextOf(parts[1])!.from < nextOf(parts[1])!.to) {
+    // `in name word: …` — the colon missing: the reference reads the type where it should be.
+    const skipped = nextOf(parts[1])!;
+    const token = builder.tokenSpanAt(skipped.from);
+    const written = builder.tokenAt(skipped.from).kind === 'word' ? builder.text(token) : '';
+    type = { at: token, range: token, name: written, parameters: [], quoted: false, sugared: false, written };
   } else {
     const colon = parts.find((part) => part.name === ':');
     const afterColon = colon ? nextOf(colon) : null;
