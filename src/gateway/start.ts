@@ -6,6 +6,7 @@ import type { SpeechBackend } from './actions/audio/recognizer.js';
 import type { Environment } from './actions/llm/providers/index.js';
 import { serveA11 } from './connection.js';
 import { registerFlowTools } from './flow-tools/index.js';
+import { runFlowWithRuntime } from './flow-tools/run.js';
 import { defaultConversationsPath, Gateway } from './gateway.js';
 import type { GatewayLimits } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -48,7 +49,7 @@ export async function startGateway(options: StartOptions): Promise<StartedGatewa
   const gateway = new Gateway({
     shellTools: options.shellTools,
     audio: options.audio,
-    ...(options.flowTools ? { flowTools: (registry: ActionRegistry) => registerFlowTools(registry) } : {}),
+    ...(options.flowTools ? { flowTools: (registry: ActionRegistry) => registerFlowTools(registry, runFlowWithRuntime) } : {}),
     conversationsPath: options.dataDir ? join(options.dataDir, 'conversations.sqlite') : defaultConversationsPath(options.env),
     env: options.env,
     ...(options.speech ? { speech: options.speech } : {}),

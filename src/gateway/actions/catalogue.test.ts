@@ -8,6 +8,8 @@ import { AlsaMicrophone } from './audio/microphone.js';
 import { PocketsphinxBackend } from './audio/pocketsphinx.js';
 import { ConversationStore } from './conversations/store.js';
 import { registerGatewayActions } from './index.js';
+import { registerFlowTools } from '../flow-tools/index.js';
+import { runFlowWithRuntime } from '../flow-tools/run.js';
 import { ShellManager } from './shell/shell-manager.js';
 
 interface CataloguePort {
@@ -53,15 +55,19 @@ describe.skipIf(!REFERENCE_DIR)(`the gateway's actions against the reference cat
     conversations: new ConversationStore(':memory:'),
     env: {},
   });
+  registerFlowTools(registry, runFlowWithRuntime);
   const ours = (name: string): ActionSchema => registry.require(name).schema;
 
   const served = catalogue.actions.filter((action) => registry.has(action.name));
 
-  it('serves every action of the reference gateway that is not a flow tool or a standard-library action', () => {
+  it('serves every action of the reference gateway that is not a standard-library action', () => {
     expect(served.map((action) => action.name).sort()).toEqual(
       [
         'capture_audio',
         'capture_transcription',
+        'flow_actions',
+        'flow_check',
+        'flow_run',
         'interact_with_llm',
         'list_audio_inputs',
         'shell_execute',

@@ -23,8 +23,8 @@ export interface FlowRunRequest {
   inputs: ReadonlyMap<string, StreamNode>;
   /** One node per declared output; the runtime writes and closes them. */
   outputs: ReadonlyMap<string, StreamNode>;
-  /** Runs `run` steps (this side's handlers). */
-  local: ActionDispatcher;
+  /** What `run` steps run: this side's registry. */
+  registry: ActionRegistry;
   /** Dispatches `call` steps to the caller; absent when the caller is in-process. */
   peer: ActionDispatcher | undefined;
   /** A node the caller writes, by id (`node(history)`); absent when the caller is in-process. */
@@ -110,7 +110,7 @@ export function flowRun(options: FlowToolsOptions & { run: FlowRunner }): Action
       id: `${ctx.id}${FLOW_ACTION_SUFFIX}`,
       inputs,
       outputs,
-      local: ctx.dispatcher,
+      registry: options.registry,
       peer: ctx.origin?.peer,
       callerNode: ctx.origin ? (id) => ctx.origin!.node(id) : undefined,
       headers: ctx.headers,
