@@ -255,6 +255,35 @@ function valueMissing(parent: LezerNode | null, before: LezerNode | null): boole
 const valueFollowers = new Set(['.', '[', '|', '->', '+', '-', '==', '!=', '<', '<=', '>', '>=', ',', ')', ']', '}']);
 const valueFollowerWords = new Set(['or', 'and', 'in', 'as', 'after', 'then', 'where']);
 
+/** Whether `token` is the first thing on its line. */
+function startsLine(builder: Builder, token: PeekedToken): boolean {
+  for (let at = token.from - 1; at >= 0; at -= 1) {
+    const code = builder.source.charCodeAt(at);
+    if (code === 10) return true;
+    if (code !== 32 && code !== 9 && code !== 13) return false;
+  }
+  return true;
+}
+
+/** Constructs inside whose brackets a line break is not the end of a statement. */
+const bracketed = new Set(['ArgumentList', 'List', 'Record', 'ParenExpression', 'PipelineValue', 'BuiltinCall', 'ZipCall', 'IndexExpression', 'OutputGroup']);
+
+function insideBrackets(node: LezerNode | null): boolean {
+  for (let at = node; at; at = at.parent) {
+    if (bracketed.has(at.name)) return true;
+    if (bodies.has(at.name)) return false;
+  }
+  return false;
+}
+
+/** What extends a value the reference could not read: a postfix, an operator, or — in a port
+ * argument, which is a pipeline — a stage. */
+function extendsValue(builder: Builder, token: PeekedToken, pipeline: boolean): boolean {
+  const text = builder.source.slice(token.from, token.to);
+  if (token.kind !== 'punctuation') return token.kind === 'word' && ['or', 'and', 'in', 'as'].includes(text.toLowerCase());
+  return ['.', '[', '+', '-', '==', '!=', '<', '<=', '>', '>='].includes(text) || (pipeline && text === '|');
+}
+
 /** Whether the error is where a statement starts (nothing before it in its body). */
 function atStatementStart(parent: LezerNode | null, before: LezerNode | null): boolean {
   return parent !== null && bodies.has(parent.name) && (before === null || before.name === 'BlockOpen' || before.name === 'Newline');
@@ -342,7 +371,8 @@ export function reportTreeErrors(builder: Builder, tree: Tree, stoppedAt = -1): 
     // Where a struct's field should start, the reference skips the line after saying so.
     if (parent?.name === 'StructBody' && (before?.name === 'BlockOpen' || before?.name === 'Newline' || before === null)) continue;
     const colon = missingColon(parent, before);
-    const value = valueMissing(parent, before);
+    const lineHead = startsLine(builder, token) && !insideBrackets(parent);
+    const value = valueMissing(parent, before) || lineHead;
     const consumed =
       atListItem(container, previousSibling(construct)) ||
       (parent?.name === 'CallExpression' && before?.name === 'ActionName') ||
@@ -350,9 +380,11 @@ export function reportTreeErrors(builder: Builder, tree: Tree, stoppedAt = -1): 
       namedAtStart.has(construct.name)
         ? true
         : colon !== null
-          ? colon === 'value' ? startsValue(builder, token) : token.kind === 'word' || token.kind === 'string'
+          ? colon === 'value'
+            ? startsValue(builder, token) || extendsValue(builder, token, parent?.name === 'Argument')
+            : token.kind === 'word' || token.kind === 'string'
           : value
-            ? continuesValue(builder, token, before?.name === '->' || (before?.name === ',' && parent?.name === 'PipeStatement'), atStatementStart(parent, before))
+            ? continuesValue(builder, token, before?.name === '->' || (before?.name === ',' && parent?.name === 'PipeStatement'), lineHead || atStatementStart(parent, before))
             : missingStatementPunctuation(parent, before) || inventedByRecovery(error, parent, before)
             ? false
             : usedBy(tree.resolveInner(token.from, 1), statement, token.from);
