@@ -3,11 +3,11 @@
  * and how a failed system call becomes a status a flow's `try` can act on: "no such file" is
  * NOT_FOUND, not UNAVAILABLE, so it can be told from the disk going away.
  */
-import type { Stats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { StatusCode, StatusError } from '../../wire/status.js';
-import { rfc3339Full } from './time.js';
+import { rfc3339Nanos } from './time.js';
 
 const DESCRIPTIONS: Readonly<Record<string, [number, string]>> = {
   ENOENT: [StatusCode.NOT_FOUND, 'No such file or directory'],
@@ -35,7 +35,7 @@ export function errnoStatus(error: unknown, what: string, path: string): StatusE
   return new StatusError(status, `cannot ${what} '${path}': ${text}`);
 }
 
-function kindOf(stats: Stats): string {
+function kindOf(stats: BigIntStats): string {
   if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'directory';
   if (stats.isSymbolicLink()) return 'symlink';
@@ -59,17 +59,18 @@ export interface PathInfo {
 /** One path's metadata; a path that is not there is `{kind: "absent", exists: false}`, not an error. */
 export async function pathInfo(path: string, followSymlinks: boolean): Promise<PathInfo> {
   const info: PathInfo = { path, name: basename(path), kind: 'absent', exists: false };
-  let stats: Stats;
+  let stats: BigIntStats;
   try {
-    stats = followSymlinks ? await stat(path) : await lstat(path);
+    // In nanoseconds as the system keeps them: a double of milliseconds would round the last digits.
+    stats = followSymlinks ? await stat(path, { bigint: true }) : await lstat(path, { bigint: true });
   } catch {
     return info;
   }
   info.kind = kindOf(stats);
   info.exists = true;
-  if (stats.isFile()) info.size = stats.size;
-  info.modified = rfc3339Full(stats.mtimeMs);
-  info.mode = (stats.mode & 0o7777).toString(8).padStart(4, '0');
+  if (stats.isFile()) info.size = Number(stats.size);
+  info.modified = rfc3339Nanos(stats.mtimeNs);
+  info.mode = (Number(stats.mode) & 0o7777).toString(8).padStart(4, '0');
   return info;
 }
 

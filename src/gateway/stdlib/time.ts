@@ -66,10 +66,15 @@ export const sleepForSchema = defineAction({
 
 /** An instant written as RFC 3339 with every fractional digit it has and a `+00:00` offset. */
 export function rfc3339Full(epochMs: number): string {
-  const date = new Date(Math.floor(epochMs));
-  const base = date.toISOString().slice(0, 19);
-  const nanos = Math.round((epochMs - Math.floor(epochMs / 1000) * 1000) * 1e6);
-  const fraction = String(nanos).padStart(9, '0').replace(/0+$/, '');
+  return rfc3339Nanos(BigInt(Math.round(epochMs * 1e3)) * 1000n);
+}
+
+/** The same, from nanoseconds since the epoch (what a file's `mtimeNs` is), losing nothing. */
+export function rfc3339Nanos(epochNs: bigint): string {
+  const seconds = epochNs / 1_000_000_000n - (epochNs % 1_000_000_000n < 0n ? 1n : 0n);
+  const nanos = epochNs - seconds * 1_000_000_000n;
+  const base = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
+  const fraction = nanos.toString().padStart(9, '0').replace(/0+$/, '');
   return `${base}${fraction ? `.${fraction}` : ''}+00:00`;
 }
 
