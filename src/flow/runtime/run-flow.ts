@@ -27,7 +27,7 @@ import { Runner, type FlowLog, type FlowPorts } from './executor/runner.js';
 import { Scope } from './executor/scope.js';
 import { asStatusError } from './stream/bus.js';
 import { Monitor } from './stream/monitor.js';
-import { valueToChunk, valueToNodeChunk } from './values/chunks.js';
+import { decodeChunk, valueToChunk, valueToNodeChunk } from './values/chunks.js';
 import { structsByName } from './values/coerce.js';
 import { NO_HOST_TYPES, type HostTypes } from './values/host-types.js';
 import type { Value } from './values/value.js';
@@ -384,7 +384,6 @@ export function makeFlowHandler(
 
 /** The values of a finished run's outputs: one value (or null) per unary port, a list per stream. */
 export async function collectOutputs(run: FlowRun, types: HostTypes = NO_HOST_TYPES): Promise<Record<string, Value>> {
-  const { decodeChunk } = await import('./values/chunks.js');
   const collected: Record<string, Value> = {};
   await Promise.all(
     run.flow.ports
