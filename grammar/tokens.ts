@@ -386,8 +386,16 @@ type Lookahead = (input: CharSource, end: number) => boolean;
 
 const always: Lookahead = () => true;
 
+/** The token after the word being read. Several conditions ask about it, so the last answer is
+ * kept (keyed by the stream and position it was asked at). */
+let lastAsked: { input: CharSource | null; at: number; offset: number; token: PeekedToken } = { input: null, at: -1, offset: -1, token: { kind: 'end', from: 0, to: 0 } };
+
 function next(input: CharSource, end: number): PeekedToken {
-  return peekToken(input, end);
+  const at = (input as InputStream).pos ?? -1;
+  if (lastAsked.input === input && lastAsked.at === at && lastAsked.offset === end) return lastAsked.token;
+  const token = peekToken(input, end);
+  lastAsked = { input, at, offset: end, token };
+  return token;
 }
 
 function nextIs(...texts: string[]): Lookahead {
