@@ -59,39 +59,60 @@ function expectation(parent: LezerNode | null, before: LezerNode | null): string
     case 'StructBody':
       return "a field ('name: type')";
     case 'ArgumentList':
-      return previous === '(' || previous === ',' ? 'a port name' : ')';
+      return previous === '' ? '(' : previous === '(' || previous === ',' ? 'a port name' : ')';
     case 'Argument':
-      return previous === 'Identifier' ? ':' : 'a value';
+      return previous === 'Identifier' ? ':' : previous === '' ? 'a port name' : 'a value';
+    case 'Pair':
+      return previous === 'Identifier' || previous === 'StringLiteral' ? ':' : previous === '' ? 'an object key' : 'a value';
+    case 'Record':
+      return previous === 'RecordOpen' || previous === ',' ? 'an object key' : '}';
+    case 'List':
+      return previous === '[' || previous === ',' ? 'a value' : ']';
     case 'LetStatement':
       return previous === 'Identifier' ? "'=' and the stream to read one value of" : 'a name for the value';
     case 'ForStatement':
       return previous === 'For' || previous === ',' ? 'a loop variable' : previous === 'Identifier' ? "'in'" : '{';
     case 'TimeoutModifier':
+      return 'a duration';
     case 'Stage':
-      return previous === 'Timeout' || previous === 'StageDuration' ? 'a duration' : 'a value';
-    case 'List':
-      return "']'";
-    case 'Record':
-      return "'}'";
-    case 'IndexExpression':
-    case 'Type':
-      return ']';
-    case 'ParenExpression':
+      return previous === 'StageDuration' ? 'a duration' : previous === 'Parallel' ? 'a count' : 'a value';
+    case 'Pipeline':
     case 'PipelineValue':
+      return previous === '|' || previous === 'Try' ? 'a stage name' : previous === '(' ? 'a value' : ')';
+    case 'MemberExpression':
+      return "a name after '.'";
+    case 'IndexExpression':
+      return previous === '[' ? 'a value' : ']';
+    case 'Type':
+      return previous === '[' ? 'a port type' : "']' after the type parameters";
+    case 'ParenExpression':
     case 'BuiltinCall':
     case 'ZipCall':
+      return previous === '(' || previous === ',' ? 'a value' : ')';
     case 'NodeExpression':
-      return ')';
+      return previous === 'In' ? 'a node map name' : previous === '(' ? 'a value' : ')';
+    case 'NodesStatement':
+    case 'ViaModifier':
+      return 'a node map name';
     case 'CallExpression':
       return previous === 'Run' || previous === 'Call' ? 'an action name' : previous === 'Try' ? "'run' or 'call'" : '(';
+    case 'ActionName':
+      return previous === '' ? 'an action name' : '(';
+    case 'AfterClause':
+      return 'a step name';
+    case 'CancelStatement':
+      return 'a call name';
+    case 'AdvanceStatement':
+      return 'the value to advance';
     case 'ForwardModifier':
       return previous === 'Forward' ? "'headers'" : 'a header name';
     case 'WithModifier':
     case 'HeaderDeclaration':
-      return 'a header name';
+    case 'HeaderAssignment':
+      return previous === 'String' ? ':' : 'a header name';
     case 'RepeatStatement':
+      return previous === 'Max' ? 'a count' : '{';
     case 'IfStatement':
-    case 'NodesStatement':
       return '{';
     default:
       return 'a value';
