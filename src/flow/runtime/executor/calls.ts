@@ -4,6 +4,7 @@
  * for it — within its `timeout` — ending the flow with its failure unless the step said `try`.
  */
 import type { Invocation } from '../../../wire/action.js';
+import { portNodeId } from '../../../wire/names.js';
 import { Status, StatusCode, StatusError } from '../../../wire/status.js';
 import type { CallStep } from '../../program.js';
 import { asStatusError } from '../stream/bus.js';
@@ -48,6 +49,17 @@ async function start(scope: Scope, step: CallStep): Promise<Invocation> {
   return dispatcher.invoke(schema, { ...(id ? { id } : {}), headers, signal: scope.monitor.signal });
 }
 
+/**
+ * `tee`: the step's port nodes also go where the flow's own do — onto the session a host runs it
+ * on — so a client watching the run sees what the nested action was given and gave back.
+ */
+function expose(scope: Scope, invocation: Invocation): void {
+  const map = scope.runner.setup.nodeMap;
+  if (!map.expose) return;
+  for (const port of invocation.schema.inputs) map.expose(portNodeId(invocation.id, port.name), invocation.input(port.name));
+  for (const port of invocation.schema.outputs) map.expose(portNodeId(invocation.id, port.name), invocation.output(port.name));
+}
+
 /** Which of the call's ports this body writes, and which of its outputs it reads. */
 function wiring(scope: Scope, step: CallStep): { written: Set<string>; read: Set<string> } {
   const written = new Set<string>();
@@ -89,6 +101,7 @@ export async function runCall(scope: Scope, step: CallStep): Promise<void> {
     throw new StatusError(why);
   }
 
+  if (step.tee) expose(scope, invocation);
   const { written, read } = wiring(scope, step);
   const unclosed = invocation.schema.inputs.filter((port) => !written.has(port.name) && !port.autofill);
   const undrained = invocation.schema.outputs.filter((port) => !read.has(port.name));

@@ -12,6 +12,11 @@ import { isPromise, QUEUE_DEPTH, type Sink } from '../stream/reader.js';
 /** Ids to nodes: `get` finds the node of an id, making it the first time it is asked for. */
 export interface NodeMap {
   get(id: string): StreamNode;
+  /**
+   * Makes a node made elsewhere findable under `id`: a `run … tee` step's ports, which a host on
+   * a wire session publishes so a watching client sees them. A map that cannot share leaves it out.
+   */
+  expose?(id: string, node: StreamNode): void;
 }
 
 /** A node map of its own, for a run nobody else shares nodes with (and for `nodes` blocks). */
@@ -25,6 +30,11 @@ export class LocalNodeMap implements NodeMap {
       this.#nodes.set(id, node);
     }
     return node;
+  }
+
+  /** Keeps `node` under `id`, unless the id already names a node (the first one stays). */
+  expose(id: string, node: StreamNode): void {
+    if (!this.#nodes.has(id)) this.#nodes.set(id, node);
   }
 
   has(id: string): boolean {
