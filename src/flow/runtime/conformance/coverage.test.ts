@@ -7,7 +7,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ActionRegistry } from '../../../wire/registry.js';
 import { registerStandardLibrary, readOnlyPolicy } from '../../../gateway/stdlib/index.js';
-import { builtins, matchPatternKinds, stages, statementWords } from '../../vocabulary.js';
+import { builtins, matchPatternKinds, modifierWords, stages, statementWords } from '../../vocabulary.js';
 import { allCases } from './cases.js';
 
 /** The flow text of every case, its comments and expectation lines left out. */
@@ -51,6 +51,10 @@ describe('the conformance cases cover', () => {
 
   it('every statement', () => {
     expect(uncovered(statementWords, (word) => new RegExp(`(?:^|\\{)\\s*(?:[\\w, ]+=\\s*)?(?:try\\s+)?${word}\\b`, 'm'))).toEqual([]);
+  });
+
+  it('every modifier a call may carry', () => {
+    expect(uncovered(modifierWords, (word) => new RegExp(`\\)\\s.*\\b${word.replace(' ', '\\s+')}\\b`))).toEqual([]);
   });
 
   it('every kind a match hole may read', () => {
