@@ -81,6 +81,16 @@ describe('flow_run', () => {
     expect(missing.status.message).toContain("'shouting'");
   });
 
+  it('never runs an entry flow: the first named one runs, and a source with only an entry flow is refused', async () => {
+    const entryFirst = `flow {\n  out exit_code: integer\n  0 -> exit_code\n}\n\nflow named {\n  out said: string\n  "named ran" -> said\n}\n`;
+    const result = await run(entryFirst);
+    expect(result.status.toString()).toBe('OK');
+    expect(result.outputs.result).toEqual([{ said: 'named ran' }]);
+    const onlyEntry = await run('flow {\n  out exit_code: integer\n  0 -> exit_code\n}\n');
+    expect(onlyEntry.status.code).toBe(StatusCode.INVALID_ARGUMENT);
+    expect(onlyEntry.status.message).toContain('no named flow');
+  });
+
   it('refuses input ports the flow does not declare, named twice, or both given and left open', async () => {
     const undeclared = await run(SHOUT, { inputs: { wordz: ['x'] } });
     expect(undeclared.status.code).toBe(StatusCode.INVALID_ARGUMENT);
