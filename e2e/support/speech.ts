@@ -8,15 +8,22 @@ const run = promisify(execFile);
 
 /**
  * Speaks `text` with espeak-ng into a WAV file for Chromium's fake microphone.
- * `silenceSeconds` of silence is appended so a recogniser sees the utterance end.
+ * `silenceSeconds` of silence is appended so a recogniser sees the utterance end;
+ * `leadingSilenceSeconds` is put before it, for a page that takes a moment to start listening
+ * (the fake device starts playing when the microphone is opened). `voice` picks an espeak-ng
+ * voice: pocketsphinx's US English model hears `en-us` far better than the default.
  */
-export async function speechWav(text: string, options: { silenceSeconds?: number } = {}): Promise<string> {
+export async function speechWav(
+  text: string,
+  options: { silenceSeconds?: number; leadingSilenceSeconds?: number; voice?: string } = {},
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'flowplay-speech-'));
   const spoken = join(dir, 'spoken.wav');
-  await run('espeak-ng', ['-w', spoken, text]);
+  await run('espeak-ng', [...(options.voice ? ['-v', options.voice] : []), '-w', spoken, text]);
   const silence = options.silenceSeconds ?? 1;
-  if (silence <= 0) return spoken;
+  const leading = options.leadingSilenceSeconds ?? 0;
+  if (silence <= 0 && leading <= 0) return spoken;
   const padded = join(dir, 'speech.wav');
-  await run('sox', [spoken, padded, 'pad', '0', String(silence)]);
+  await run('sox', [spoken, padded, 'pad', String(Math.max(0, leading)), String(Math.max(0, silence))]);
   return padded;
 }

@@ -21,6 +21,8 @@ export class MicrophoneState {
     active: (on) => {
       this.live = Math.max(0, this.live + (on ? 1 : -1));
       if (on) this.error = '';
+      // Nothing capturing: the meter rests at zero rather than decaying towards it forever.
+      if (this.live === 0) this.level = 0;
     },
   };
   #check: OpenAudioSource | null = null;
@@ -54,7 +56,7 @@ export class MicrophoneState {
     this.checking = false;
     this.live = Math.max(0, this.live - 1);
     await check.stop();
-    this.level = 0;
+    if (this.live === 0) this.level = 0;
   }
 
   #show(peak: number): void {
