@@ -9,6 +9,7 @@
  * meant its own.
  */
 import type { ActionRegistry } from '../../wire/registry.js';
+import { boundedHandler } from './bounded.js';
 import { filesystemActions } from './fs.js';
 import { httpActions } from './http.js';
 import type { FlowPolicy } from './policy.js';
@@ -31,7 +32,7 @@ export interface StandardLibraryOptions {
 
 /** Every action of the standard library, under `policy`. */
 export function standardLibrary(policy: FlowPolicy, options: StandardLibraryOptions = {}): Registration[] {
-  return [
+  const all = [
     ...(options.streams ? standardStreamActions(options.streams) : []),
     ...filesystemActions(policy),
     ...processActions(policy),
@@ -39,6 +40,9 @@ export function standardLibrary(policy: FlowPolicy, options: StandardLibraryOpti
     ...timeActions(),
     ...httpActions(policy),
   ];
+  const limit = policy.timeoutMs;
+  if (limit === undefined || !(limit > 0)) return all;
+  return all.map(({ schema, handler }) => ({ schema, handler: boundedHandler(handler, limit) }));
 }
 
 /** Registers the standard library on `registry`, leaving every name the host already has alone. */
