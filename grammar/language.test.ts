@@ -1,5 +1,5 @@
 import { EditorState } from '@codemirror/state';
-import { foldable, getIndentation, syntaxTree } from '@codemirror/language';
+import { ensureSyntaxTree, foldable, getIndentation, syntaxTree } from '@codemirror/language';
 import { highlightTree, tagHighlighter, tags } from '@lezer/highlight';
 import { describe, expect, test } from 'vitest';
 import { parser } from './index';
@@ -57,6 +57,13 @@ describe('the editor language', () => {
   test('bodies fold', () => {
     expect(syntaxTree(state).length).toBe(source.length);
     expect(foldable(state, 0, source.indexOf('\n'))).toEqual({ from: source.indexOf('{') + 1, to: source.lastIndexOf('}') });
+  });
+
+  test('ten thousand nested brackets do not break the editor', () => {
+    for (const open of ['{', '[', '(']) {
+      const deep = EditorState.create({ doc: `flow f {\n  x = ${open.repeat(10_000)}\n}\n`, extensions: [flow()] });
+      expect(() => ensureSyntaxTree(deep, deep.doc.length, 10_000)).not.toThrow();
+    }
   });
 
   test('a body indents its statements', () => {

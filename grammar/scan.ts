@@ -210,3 +210,36 @@ export function textOf(source: CharSource, from: number, to: number): string {
 export function stringSource(text: string): CharSource {
   return { peek: (offset) => (offset >= 0 && offset < text.length ? text.charCodeAt(offset) : -1) };
 }
+
+/**
+ * How deep brackets may nest before a parse is given only the text up to there. Lezer builds its
+ * tree recursively, so thousands of levels would exhaust the stack; the language reads only 128
+ * (`flow.syntax.nesting-too-deep`), so nothing past this limit changes what is reported.
+ */
+export const LEZER_NESTING_LIMIT = 1000;
+
+/** Where bracket nesting in `text` first passes `limit` (strings and comments aside), or -1. */
+export function nestingCut(text: string, limit: number): number {
+  const chars = stringSource(text);
+  let depth = 0;
+  for (let at = 0; at < text.length; ) {
+    const code = text.charCodeAt(at);
+    if (code === QUOTE) {
+      at += readString(chars, at).length;
+      continue;
+    }
+    if (code === HASH) {
+      const end = text.indexOf('\n', at);
+      at = end < 0 ? text.length : end;
+      continue;
+    }
+    if (code === 40 || code === 91 || code === 123) {
+      depth += 1;
+      if (depth > limit) return at;
+    } else if ((code === 41 || code === 93 || code === 125) && depth > 0) {
+      depth -= 1;
+    }
+    at += 1;
+  }
+  return -1;
+}

@@ -2,7 +2,7 @@
  * `parseFlow`: Flow source in, the Lezer tree, the typed syntax tree and the syntax problems out.
  */
 import type { Tree } from '@lezer/common';
-import { nameLength, peekToken, readString, stringSource, type CharSource } from '../../../grammar/scan';
+import { LEZER_NESTING_LIMIT, nameLength, nestingCut, peekToken, readString, stringSource, type CharSource } from '../../../grammar/scan';
 import { canonical } from '../vocabulary';
 import { parser } from '../../../grammar/index';
 import { tokenizerWork } from '../../../grammar/tokens';
@@ -29,39 +29,6 @@ function compare(a: string, b: string): number {
 
 export function sortProblems(problems: readonly SyntaxProblem[]): SyntaxProblem[] {
   return [...problems].sort((a, b) => a.from - b.from || compare(a.code, b.code) || compare(a.message, b.message));
-}
-
-/**
- * How deep brackets may nest before the Lezer parser is given only the text up to there. Lezer
- * builds its tree recursively, so thousands of levels would exhaust the stack; the language reads
- * only 128 (`flow.syntax.nesting-too-deep`), so nothing past this limit changes the answer.
- */
-const LEZER_NESTING_LIMIT = 1000;
-
-/** Where bracket nesting first passes `limit` (strings and comments aside), or -1. */
-function nestingCut(source: string, limit: number): number {
-  const chars = stringSource(source);
-  let depth = 0;
-  for (let at = 0; at < source.length; ) {
-    const code = source.charCodeAt(at);
-    if (code === 34 /* " */) {
-      at += readString(chars, at).length;
-      continue;
-    }
-    if (code === 35 /* # */) {
-      const end = source.indexOf('\n', at);
-      at = end < 0 ? source.length : end;
-      continue;
-    }
-    if (code === 40 || code === 91 || code === 123) {
-      depth += 1;
-      if (depth > limit) return at;
-    } else if ((code === 41 || code === 93 || code === 125) && depth > 0) {
-      depth -= 1;
-    }
-    at += 1;
-  }
-  return -1;
 }
 
 /**
