@@ -49,16 +49,20 @@ describe('flowplay command line', () => {
   });
 
   it('says what it found, serves what the flags leave on, and stops cleanly on SIGTERM', async () => {
-    const served = await serveFlowplay(['--no-shell-tools', '--token', 'fixed-test-token', '--data-dir', '/tmp/flowplay-cli-test']);
+    const served = await serveFlowplay(['--no-shell-tools', '--no-speech-recognition', '--token', 'fixed-test-token']);
     try {
       expect(served.url).toMatch(/\?token=fixed-test-token$/);
-      expect(served.output).toMatch(/^\s+speech\s+/m);
+      expect(served.output).toMatch(/^\s+speech\s+off \(--no-speech-recognition\)/m);
+      expect(served.output).toMatch(/^\s+microphone\s+/m);
       expect(served.output).toMatch(/^\s+llm\s+.*echo/m);
       expect(served.output).toMatch(/^\s+shell\s+off \(--no-shell-tools\)/m);
       const listed = (await (await fetch(new URL('/actions', served.url))).json()) as { actions: { name: string }[] };
       const names = listed.actions.map((action) => action.name);
       expect(names).toContain('interact_with_llm');
       expect(names).not.toContain('shell_execute');
+      expect(names).not.toContain('transcribe_audio');
+      expect(names).toContain('capture_audio');
+      expect(names).toContain('flow_run');
     } finally {
       const code = await served.stop();
       expect(code).toBe(0);

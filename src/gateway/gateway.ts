@@ -18,6 +18,8 @@ export type FlowToolsInstaller = (registry: ActionRegistry) => void;
 export interface GatewayOptions {
   shellTools: boolean;
   audio: boolean;
+  audioCapture?: boolean;
+  speechRecognition?: boolean;
   /** Installs flow_actions/flow_check/flow_run; absent when they are turned off. */
   flowTools?: FlowToolsInstaller;
   /** Where conversations are kept; `:memory:` for nothing on disk. */
@@ -64,6 +66,8 @@ export class Gateway {
     const registry = registerGatewayActions(new ActionRegistry(), {
       shellTools: this.#options.shellTools,
       audio: this.#options.audio,
+      audioCapture: this.#options.audioCapture !== false,
+      speechRecognition: this.#options.speechRecognition !== false,
       shells: this.shells,
       scope,
       speech: this.speech,
@@ -90,8 +94,14 @@ export class Gateway {
       `; calls that name none use ${fallback}${fallback === 'echo' ? ' (offline, repeats the user back)' : ''}`;
     const lines = [
       { name: 'shell', detail: this.#options.shellTools ? 'bash sessions' : 'off (--no-shell-tools)' },
-      { name: 'speech', detail: this.#options.audio ? await this.speech.describe() : 'off (--no-audio)' },
-      { name: 'microphone', detail: this.#options.audio ? await this.microphone.describe() : 'off (--no-audio)' },
+      {
+        name: 'speech',
+        detail: !this.#options.audio ? 'off (--no-audio)' : this.#options.speechRecognition === false ? 'off (--no-speech-recognition)' : await this.speech.describe(),
+      },
+      {
+        name: 'microphone',
+        detail: !this.#options.audio ? 'off (--no-audio)' : this.#options.audioCapture === false ? 'off (--no-audio-capture)' : await this.microphone.describe(),
+      },
       { name: 'llm', detail: llm },
       { name: 'flow tools', detail: this.#flowToolNames() },
       { name: 'conversations', detail: this.conversations.path },

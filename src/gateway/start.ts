@@ -23,6 +23,8 @@ export interface StartOptions {
   token?: string;
   shellTools: boolean;
   audio: boolean;
+  audioCapture?: boolean;
+  speechRecognition?: boolean;
   flowTools: boolean;
   /** Where conversations are kept; defaults to the XDG data directory. */
   dataDir?: string;
@@ -49,6 +51,8 @@ export async function startGateway(options: StartOptions): Promise<StartedGatewa
   const gateway = new Gateway({
     shellTools: options.shellTools,
     audio: options.audio,
+    ...(options.audioCapture === false ? { audioCapture: false } : {}),
+    ...(options.speechRecognition === false ? { speechRecognition: false } : {}),
     ...(options.flowTools ? { flowTools: (registry: ActionRegistry) => registerFlowTools(registry, runFlowWithRuntime) } : {}),
     conversationsPath: options.dataDir ? join(options.dataDir, 'conversations.sqlite') : defaultConversationsPath(options.env),
     env: options.env,

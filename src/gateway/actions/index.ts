@@ -16,6 +16,10 @@ export interface GatewayActionOptions {
   shellTools: boolean;
   /** Serve list_audio_inputs, capture_audio, capture_transcription, transcribe_audio. */
   audio: boolean;
+  /** With `audio`: serve list_audio_inputs and capture_audio (default on). */
+  audioCapture?: boolean;
+  /** With `audio`: serve capture_transcription and transcribe_audio (default on). */
+  speechRecognition?: boolean;
   shells: ShellManager;
   /** The connection these registrations serve (shells are scoped to it). */
   scope: ConnectionScope;
@@ -35,6 +39,13 @@ export function registerGatewayActions(registry: ActionRegistry, options: Gatewa
   registerInteractWithLlm(registry, { env: options.env, recorder: options.conversations, registry });
   registerConversationActions(registry, options.conversations);
   if (options.shellTools) registerShellActions(registry, { manager: options.shells, scope: options.scope });
-  if (options.audio) registerAudioActions(registry, { backend: options.speech, microphone: options.microphone });
+  if (options.audio) {
+    registerAudioActions(registry, {
+      backend: options.speech,
+      microphone: options.microphone,
+      capture: options.audioCapture !== false,
+      recognition: options.speechRecognition !== false,
+    });
+  }
   return registry;
 }

@@ -20,15 +20,24 @@ import { gracefulStopSignal, transcribe } from './transcription.js';
 export interface AudioActionsOptions {
   backend: SpeechBackend;
   microphone: Microphone;
+  /** list_audio_inputs and capture_audio (default on). */
+  capture?: boolean;
+  /** capture_transcription and transcribe_audio (default on). */
+  recognition?: boolean;
 }
 
-/** Registers list_audio_inputs, capture_audio, capture_transcription and transcribe_audio. */
+/**
+ * Registers list_audio_inputs and capture_audio (capture), then capture_transcription and
+ * transcribe_audio (recognition) — the reference's two groups, each of which can be left out.
+ */
 export function registerAudioActions(registry: ActionRegistry, options: AudioActionsOptions): ActionRegistry {
-  return registry
-    .register(listAudioInputsSchema, listAudioInputs(options.microphone))
-    .register(captureAudioSchema, captureAudio(options.microphone))
-    .register(captureTranscriptionSchema, captureTranscription(options))
-    .register(transcribeAudioSchema, transcribeAudio(options.backend));
+  if (options.capture !== false) {
+    registry.register(listAudioInputsSchema, listAudioInputs(options.microphone)).register(captureAudioSchema, captureAudio(options.microphone));
+  }
+  if (options.recognition !== false) {
+    registry.register(captureTranscriptionSchema, captureTranscription(options)).register(transcribeAudioSchema, transcribeAudio(options.backend));
+  }
+  return registry;
 }
 
 function listAudioInputs(microphone: Microphone): ActionHandler {
