@@ -238,6 +238,58 @@ flow tolerant {
   });
 });
 
+describe('after a cancel', () => {
+  const endless = defineAction({
+    name: 'endless',
+    description: 'Counts up every millisecond until stopped.',
+    outputs: { n: { type: 'application/json', stream: true } },
+  });
+  let running = 0;
+  const endlessHandler: ActionHandler = async (context) => {
+    running++;
+    try {
+      for (let n = 0; !context.signal.aborted; n++) {
+        await context.write('n', n);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    } finally {
+      running--;
+    }
+  };
+
+  function timers(): number {
+    return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+  }
+
+  it('leaves no timer, handler or loop running', async () => {
+    const program = compiled(`
+flow busy {
+  out sums: integer stream
+  out seen: integer stream
+  e = run endless()
+  e.n | pace 2ms | timeout 10s | scan 0 as total, total + it | window 3 | map it[2] -> sums
+  for n in e.n {
+    slow = run endless()
+    slow.n | first 2 | map it + n -> seen
+  }
+}
+`);
+    const registry = new ActionRegistry().register(endless, endlessHandler);
+    const before = timers();
+    const run = runFlow(program, { registry });
+    const sums = run.outputs.get('sums')!.reader();
+    for (let read = 0; read < 5; read++) expect(await sums.next(), 'sums ended early').toBeDefined();
+    expect(running).toBeGreaterThan(1);
+    run.cancel();
+    expect((await run.done).code).toBe(StatusCode.CANCELLED);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(running).toBe(0);
+    expect(timers()).toBeLessThanOrEqual(before);
+    expect(run.outputs.get('sums')!.isClosed).toBe(true);
+    expect(run.outputs.get('seen')!.isClosed).toBe(true);
+  });
+});
+
 describe('ports and nodes', () => {
   it('writes outputs as they are produced, while an input is still open', async () => {
     const program = compiled(`
