@@ -56,6 +56,7 @@ describe('flowplay command line', () => {
       expect(served.output).toMatch(/^\s+microphone\s+/m);
       expect(served.output).toMatch(/^\s+llm\s+.*echo/m);
       expect(served.output).toMatch(/^\s+shell\s+off \(--no-shell-tools\)/m);
+      expect(served.output).toMatch(/^\s+stdlib\s+reads no files; no network/m);
       const listed = (await (await fetch(new URL('/actions', served.url))).json()) as { actions: { name: string }[] };
       const names = listed.actions.map((action) => action.name);
       expect(names).toContain('interact_with_llm');
@@ -63,6 +64,7 @@ describe('flowplay command line', () => {
       expect(names).not.toContain('transcribe_audio');
       expect(names).toContain('capture_audio');
       expect(names).toContain('flow_run');
+      expect(names).toContain('read_file');
     } finally {
       const code = await served.stop();
       expect(code).toBe(0);

@@ -3,7 +3,19 @@ import { FileMicrophone } from '../gateway/actions/audio/microphone.js';
 import { startGateway, type StartedGateway } from '../gateway/start.js';
 import { createLogger, LOG_SEVERITIES, type Severity } from '../gateway/logger.js';
 import { isLoopback } from '../gateway/security.js';
-import { UsageError, type Command } from './command.js';
+import { UsageError, type Command, type ParsedArgs } from './command.js';
+import { policyFrom } from './run.js';
+import type { FlowPolicy } from '../gateway/stdlib/index.js';
+
+/**
+ * What the standard library may do for flows on the gateway: the same flags as `flowplay run`,
+ * except that with no --root it reads nothing (a gateway answers other programs, not its user).
+ */
+function gatewayPolicy(values: ParsedArgs['values']): FlowPolicy {
+  const policy = policyFrom(values);
+  if (values.root === undefined && values.unrestricted !== true) policy.roots = [];
+  return policy;
+}
 
 export const DEFAULT_PORT = 8011;
 
@@ -54,6 +66,10 @@ export const serveCommand: Command = {
     '  --no-audio-capture      do not serve list_audio_inputs and capture_audio',
     '  --no-speech-recognition do not serve capture_transcription and transcribe_audio',
     '  --no-flow-tools         do not serve flow_actions/flow_check/flow_run',
+    '  --no-stdlib             do not serve the Flow standard library (files, clock, processes, HTTP, …)',
+    '  --root DIR              a directory the standard library may read (repeatable; default: none)',
+    '  --allow-write / --allow-run / --allow-net / --allow-local-net / --allow-env NAME / --unrestricted',
+    '                          what else it may do, as for flowplay run (default: nothing)',
     '  --data-dir DIR          where conversations are kept (default $FLOWPLAY_DATA_DIR or ~/.local/share/flowplay)',
     '  --microphone-file WAV   play a sound file as the host microphone (demos on machines without one)',
     '  --max-connections N     open A11 connections allowed at once (1024)',
@@ -75,6 +91,14 @@ export const serveCommand: Command = {
     'no-audio-capture': { type: 'boolean', default: false },
     'no-speech-recognition': { type: 'boolean', default: false },
     'no-flow-tools': { type: 'boolean', default: false },
+    'no-stdlib': { type: 'boolean', default: false },
+    root: { type: 'string', multiple: true },
+    'allow-write': { type: 'boolean' },
+    'allow-run': { type: 'boolean' },
+    'allow-net': { type: 'boolean' },
+    'allow-local-net': { type: 'boolean' },
+    'allow-env': { type: 'string', multiple: true },
+    unrestricted: { type: 'boolean' },
     'data-dir': { type: 'string' },
     'microphone-file': { type: 'string' },
     'max-connections': { type: 'string' },
@@ -117,6 +141,7 @@ export const serveCommand: Command = {
       audioCapture: values['no-audio-capture'] !== true,
       speechRecognition: values['no-speech-recognition'] !== true,
       flowTools: values['no-flow-tools'] !== true,
+      ...(values['no-stdlib'] === true ? {} : { stdlib: gatewayPolicy(values) }),
       ...(string(values['data-dir']) ? { dataDir: string(values['data-dir'])! } : {}),
       ...(microphoneFile ? { microphone: new FileMicrophone(microphoneFile) } : {}),
       limits: {

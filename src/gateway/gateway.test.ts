@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectCall, startCall } from '../../test/support/actions.js';
 import { startTestGateway, type TestGateway } from '../../test/support/flowplay-gateway.js';
@@ -11,6 +14,8 @@ import { getConversationsSchema } from './actions/conversations/actions.js';
 import { interactionText, makeTextInteraction, parseInteraction } from './actions/llm/interaction.js';
 import { interactWithLlmSchema } from './actions/llm/schema.js';
 import { shellExecuteSchema, shellListSchema, shellStartSchema } from './actions/shell/schemas.js';
+import { flowRunSchema } from './flow-tools/schemas.js';
+import { readOnlyPolicy } from './stdlib/index.js';
 
 const gateways: TestGateway[] = [];
 
@@ -146,6 +151,24 @@ describe('the gateway over A11', () => {
     expect(other.outputs.output_lines).toEqual(['still here']);
     const listed = await collectCall(startCall(staying, shellListSchema));
     expect(listed.outputs.shell_ids).not.toContain(shellId);
+  });
+
+  it("serves the standard library to flows, within the policy it was started with", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'flowplay-root-'));
+    try {
+      writeFileSync(join(root, 'notes.txt'), 'first\nsecond\n');
+      const served = await startTestGateway({ stdlib: readOnlyPolicy([root]) });
+      gateways.push(served);
+      const session = await served.connect();
+      const source = `flow lines {\n  in path: string required\n  out lines: string stream\n  f = run read_file(path: path)\n  f.lines -> lines\n  skip f.info, f.bytes, f.text\n}\n`;
+      const inside = await collectCall(startCall(session, flowRunSchema, { inputs: { source: [source], inputs: [{ path: join(root, 'notes.txt') }] } }));
+      expect(inside.status.toString()).toBe('OK');
+      expect(inside.outputs.result).toEqual([{ lines: ['first', 'second'] }]);
+      const outside = await collectCall(startCall(session, flowRunSchema, { inputs: { source: [source], inputs: [{ path: '/etc/hostname' }] } }));
+      expect(outside.status.code).toBe(StatusCode.PERMISSION_DENIED);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('ends every run when it shuts down', async () => {

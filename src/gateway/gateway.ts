@@ -11,6 +11,7 @@ import { ShellManager } from './actions/shell/shell-manager.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
 import { GLOBAL_SCOPE, type ConnectionScope } from './scope.js';
+import { registerStandardLibrary, type FlowPolicy } from './stdlib/index.js';
 
 /** Registers the flow tools on a registry (last, so they can compose everything before them). */
 export type FlowToolsInstaller = (registry: ActionRegistry) => void;
@@ -20,6 +21,8 @@ export interface GatewayOptions {
   audio: boolean;
   audioCapture?: boolean;
   speechRecognition?: boolean;
+  /** The Flow standard library (files, clock, processes, HTTP …) under this policy; absent: not served. */
+  stdlib?: FlowPolicy;
   /** Installs flow_actions/flow_check/flow_run; absent when they are turned off. */
   flowTools?: FlowToolsInstaller;
   /** Where conversations are kept; `:memory:` for nothing on disk. */
@@ -75,6 +78,7 @@ export class Gateway {
       conversations: this.conversations,
       env: this.#options.env,
     });
+    if (this.#options.stdlib) registerStandardLibrary(registry, this.#options.stdlib, { environment: this.#options.env });
     this.#options.flowTools?.(registry);
     return registry;
   }
@@ -103,10 +107,24 @@ export class Gateway {
         detail: !this.#options.audio ? 'off (--no-audio)' : this.#options.audioCapture === false ? 'off (--no-audio-capture)' : await this.microphone.describe(),
       },
       { name: 'llm', detail: llm },
+      { name: 'stdlib', detail: this.#stdlibSummary() },
       { name: 'flow tools', detail: this.#flowToolNames() },
       { name: 'conversations', detail: this.conversations.path },
     ];
     return lines;
+  }
+
+  #stdlibSummary(): string {
+    const policy = this.#options.stdlib;
+    if (!policy) return 'off (--no-stdlib)';
+    const reads = policy.unrestricted ? 'the whole filesystem' : policy.roots.length ? policy.roots.join(', ') : 'no files';
+    const grants = [
+      `reads ${reads}`,
+      ...(policy.writable ? ['writes'] : []),
+      ...(policy.processes.enabled ? ['runs programs'] : []),
+      policy.network.enabled ? `network${policy.network.allowLoopback ? ' (local too)' : ''}` : 'no network',
+    ];
+    return grants.join('; ');
   }
 
   #flowToolNames(): string {

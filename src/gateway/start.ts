@@ -11,6 +11,7 @@ import { defaultConversationsPath, Gateway } from './gateway.js';
 import type { GatewayLimits } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
 import { newToken } from './security.js';
+import type { FlowPolicy } from './stdlib/index.js';
 import { startServer, type RunningServer } from './server.js';
 
 export interface StartOptions {
@@ -26,6 +27,8 @@ export interface StartOptions {
   audioCapture?: boolean;
   speechRecognition?: boolean;
   flowTools: boolean;
+  /** Serve the Flow standard library under this policy (absent: not served). */
+  stdlib?: FlowPolicy;
   /** Where conversations are kept; defaults to the XDG data directory. */
   dataDir?: string;
   speech?: SpeechBackend;
@@ -53,6 +56,7 @@ export async function startGateway(options: StartOptions): Promise<StartedGatewa
     audio: options.audio,
     ...(options.audioCapture === false ? { audioCapture: false } : {}),
     ...(options.speechRecognition === false ? { speechRecognition: false } : {}),
+    ...(options.stdlib ? { stdlib: options.stdlib } : {}),
     ...(options.flowTools ? { flowTools: (registry: ActionRegistry) => registerFlowTools(registry, runFlowWithRuntime) } : {}),
     conversationsPath: options.dataDir ? join(options.dataDir, 'conversations.sqlite') : defaultConversationsPath(options.env),
     env: options.env,
