@@ -37,6 +37,8 @@ export interface CaptureHooks {
   level?: (peak: number) => void;
   /** A capture started or ended (the page shows that the microphone is live). */
   active?: (live: boolean) => void;
+  /** A capture action starts for a caller (the inspector watches its ports). */
+  started?: (context: ActionContext) => void;
 }
 
 function audioBufferOf(block: AudioBlock): AudioBuffer {
@@ -109,6 +111,7 @@ async function captureUntilStopped(
 
 export function captureAudioHandler(open: AudioSourceOpener, hooks: CaptureHooks = {}): ActionHandler {
   return async (context) => {
+    hooks.started?.(context);
     const options = (await context.value('options')) as Partial<AudioInputOptions> | undefined;
     const source = await openFor(context, options, open);
     const audio = context.output('audio');
@@ -157,6 +160,7 @@ async function forward(from: StreamNode, to: StreamNode, map: (chunk: Chunk) => 
 
 export function captureTranscriptionHandler(open: AudioSourceOpener, dependencies: TranscriptionDependencies, hooks: CaptureHooks = {}): ActionHandler {
   return async (context) => {
+    hooks.started?.(context);
     const gateway = dependencies.gateway();
     const schema = gateway?.schema('transcribe_audio');
     if (!gateway || !schema) {

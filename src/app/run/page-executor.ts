@@ -11,6 +11,9 @@ import { diagnosticToText, firstError } from '../../flow/diagnostics/diagnostic'
 import { LocalNodeMap, type NodeMap } from '../../flow/runtime/executor/nodes';
 import { runFlow } from '../../flow/runtime/run-flow';
 import { HostTypes, taggedRecordType } from '../../flow/runtime/values/host-types';
+// Isomorphic (the runtime's values and the Interaction schema only): the page builds Interactions
+// exactly as a flow on the gateway does.
+import { gatewayHostTypes } from '../../gateway/flow-tools/host-types';
 import type { ActionDispatcher, ActionHandler, Invocation, InvokeOptions } from '../../wire/action';
 import type { Chunk } from '../../wire/chunk';
 import { Media, parseMimetype } from '../../wire/media';
@@ -64,9 +67,14 @@ class ObservingNodeMap implements NodeMap {
   }
 }
 
-/** Registry tags a flow may cast to (`a11.sdk.Interaction{…}`): every JSON tag the gateway's ports carry. */
+/**
+ * Registry tags a flow may cast to (`a11.sdk.Interaction{…}`): the gateway's own host types (an
+ * Interaction is checked and its chunks written the way the gateway writes them), and every
+ * other JSON tag the gateway's ports carry, as a tagged record.
+ */
 function hostTypesFor(schemas: ReadonlyMap<string, ActionSchema>): HostTypes {
   const types = new HostTypes();
+  for (const tag of gatewayHostTypes.tags()) types.register(gatewayHostTypes.get(tag)!);
   for (const schema of schemas.values()) {
     for (const port of [...schema.inputs, ...schema.outputs]) {
       const { base, tag } = parseMimetype(port.type);

@@ -66,7 +66,16 @@ export class Playground {
           return session && offer ? { dispatcher: session, schema: (name) => offer.schemas.get(name) } : null;
         },
       },
-      this.microphone.hooks,
+      {
+        ...this.microphone.hooks,
+        // A capture the gateway asked for (a flow's `call`, arriving over the session): its ports
+        // belong to the run in progress, so the inspector shows the audio the page sends.
+        started: (context) => {
+          if (!context.origin || !this.run.active) return;
+          for (const port of context.schema.inputs) this.inspector.watch(context.input(port.name).node, `${context.name}.${port.name}`, 'node');
+          for (const port of context.schema.outputs) this.inspector.watch(context.output(port.name), `${context.name}.${port.name}`, 'node');
+        },
+      },
     );
   }
 

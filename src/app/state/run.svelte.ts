@@ -159,7 +159,11 @@ export class RunState {
       this.endedAt = performance.now();
       const { status } = outcome;
       this.phase = status.ok ? 'succeeded' : status.code === StatusCode.CANCELLED ? 'cancelled' : 'failed';
-      this.message = status.ok ? `Finished in ${this.#elapsed()}.` : `${status.codeName}: ${status.message || 'the run failed'}`;
+      this.message = status.ok
+        ? `Finished in ${this.#elapsed()}.`
+        : this.phase === 'cancelled'
+          ? `CANCELLED after ${this.#elapsed()}: the run and everything it started were stopped.`
+          : `${status.codeName}: ${status.message || 'the run failed'}`;
     });
     return true;
   }
