@@ -212,34 +212,20 @@ export function stringSource(text: string): CharSource {
 }
 
 /**
- * How deep brackets may nest before a parse is given only the text up to there. Lezer builds its
- * tree recursively, so thousands of levels would exhaust the stack; the language reads only 128
- * (`flow.syntax.nesting-too-deep`), so nothing past this limit changes what is reported.
+ * How deep brackets may nest before the tokenizer reads the rest of the text as one unusable
+ * token. Lezer builds its tree recursively, so thousands of levels would exhaust the stack; the
+ * language reads only 128 (`flow.syntax.nesting-too-deep`), so nothing past this changes what is
+ * reported.
  */
-export const LEZER_NESTING_LIMIT = 1000;
+export const LEZER_NESTING_LIMIT = 500;
 
-/** Where bracket nesting in `text` first passes `limit` (strings and comments aside), or -1. */
-export function nestingCut(text: string, limit: number): number {
-  const chars = stringSource(text);
-  let depth = 0;
-  for (let at = 0; at < text.length; ) {
-    const code = text.charCodeAt(at);
-    if (code === QUOTE) {
-      at += readString(chars, at).length;
-      continue;
-    }
-    if (code === HASH) {
-      const end = text.indexOf('\n', at);
-      at = end < 0 ? text.length : end;
-      continue;
-    }
-    if (code === 40 || code === 91 || code === 123) {
-      depth += 1;
-      if (depth > limit) return at;
-    } else if ((code === 41 || code === 93 || code === 125) && depth > 0) {
-      depth -= 1;
-    }
-    at += 1;
-  }
-  return -1;
+
+/** The text of a word token, or `''` for any other kind. */
+export function wordAt(input: CharSource, token: PeekedToken): string {
+  return token.kind === 'word' ? textOf(input, token.from, token.to) : '';
+}
+
+/** Whether a token is exactly the punctuation `text`. */
+export function isPunctuation(input: CharSource, token: PeekedToken, text: string): boolean {
+  return token.kind === 'punctuation' && token.to - token.from === text.length && matches(input, token.from, text);
 }

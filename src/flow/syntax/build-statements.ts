@@ -14,13 +14,11 @@ import type {
   Statement,
   Word,
 } from './ast';
-import { Builder, childNamed, childrenOf, quoted } from './builder';
+import { Builder, childNamed, childrenOf, nextOf, quoted } from './builder';
+import { logTail, pipeline } from './build-pipelines';
 import {
   expression,
   isExpressionNode,
-  logTail,
-  pipeline,
-  nextOf,
   reference,
   stringRun,
   value,
@@ -219,7 +217,7 @@ function readStatement(builder: Builder, node: LezerNode): Statement {
       return {
         kind: 'repeat',
         variable: variable ? word(builder, variable) : null,
-        start: equals ? expressionInHeader(builder, start, equals.to) : null,
+        start: equals ? expression(builder, start, equals.to) : null,
         max: count?.name === 'Number' ? Math.trunc(numberValue(builder.text(count)).value) : null,
         body: body(builder, childNamed(node, 'Block')),
         after: afterClause(builder, parts),
@@ -273,10 +271,6 @@ function errorAfter(node: LezerNode, after: LezerNode | undefined): LezerNode | 
   return next?.type.isError ? next : undefined;
 }
 
-/** An expression read where `Tag{…}` is off (a `repeat` start): still a whole expression. */
-function expressionInHeader(builder: Builder, node: LezerNode | undefined, offset: number): Expression {
-  return expression(builder, node, offset);
-}
 
 function bindValue(builder: Builder, node: LezerNode | undefined, offset: number): BindValue {
   if (!node) return builder.errorNode(offset, 'a call');

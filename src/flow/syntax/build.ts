@@ -17,8 +17,8 @@ import type {
   TypeExpression,
   Word,
 } from './ast';
-import { Builder, childNamed, childrenOf, quoted } from './builder';
-import { expression, isExpressionNode, nextOf, numberConstant, stringRun, typeExpression, word } from './build-expressions';
+import { Builder, childNamed, childrenOf, nextOf, quoted } from './builder';
+import { expression, isExpressionNode, numberConstant, stringRun, typeExpression, word } from './build-expressions';
 import { isStatementNode, statement } from './build-statements';
 import { constantValue } from './constant';
 import { durationSeconds } from './literals';

@@ -119,9 +119,21 @@ export function childNamed(node: LezerNode, name: string): LezerNode | null {
   return null;
 }
 
-/** Every child named `name`. */
-export function childrenNamed(node: LezerNode, name: string): LezerNode[] {
-  const found: LezerNode[] = [];
-  for (let child = node.firstChild; child; child = child.nextSibling) if (child.name === name) found.push(child);
+/** The node right after `node` (comments aside), error markers included. */
+export function nextOf(node: LezerNode): LezerNode | null {
+  let next = node.nextSibling;
+  while (next && next.name === 'Comment') next = next.nextSibling;
+  return next;
+}
+
+/** Whether recovery left an error marker anywhere inside `node`. */
+export function hasError(node: LezerNode): boolean {
+  let found = false;
+  node.toTree().iterate({
+    enter(ref) {
+      if (ref.type.isError) found = true;
+      return !found;
+    },
+  });
   return found;
 }

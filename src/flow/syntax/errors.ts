@@ -24,11 +24,6 @@ const statementLike = new Set([
 /** Bodies whose items are statements: an error directly in one is at a statement boundary. */
 const bodies = new Set(['FlowBody', 'StructBody', 'Block']);
 
-function enclosing(node: LezerNode | null, names: ReadonlySet<string>): LezerNode | null {
-  for (let at = node; at; at = at.parent) if (names.has(at.name)) return at;
-  return null;
-}
-
 /** The outermost statement-like node holding `node` within its innermost body. */
 function statementOf(node: LezerNode | null): LezerNode | null {
   let found: LezerNode | null = null;

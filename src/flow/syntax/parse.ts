@@ -2,7 +2,7 @@
  * `parseFlow`: Flow source in, the Lezer tree, the typed syntax tree and the syntax problems out.
  */
 import type { Tree } from '@lezer/common';
-import { LEZER_NESTING_LIMIT, nameLength, nestingCut, peekToken, readString, stringSource, type CharSource } from '../../../grammar/scan';
+import { nameLength, peekToken, readString, stringSource, type CharSource } from '../../../grammar/scan';
 import { canonical } from '../vocabulary';
 import { parser } from '../../../grammar/index';
 import { tokenizerWork } from '../../../grammar/tokens';
@@ -41,15 +41,13 @@ const WORK_PER_CHARACTER = 1.5;
 const WORK_ALLOWANCE = 100_000;
 
 /**
- * The Lezer tree of `source`, or of as much of it as nests no deeper than the tree can be built,
- * and where the parse stopped when the work budget ran out (-1 when it did not).
+ * The Lezer tree of `source`, and where the parse stopped when the work budget ran out (-1 when
+ * it did not).
  */
 function lezerTree(source: string): { tree: Tree; stoppedAt: number } {
-  const cut = nestingCut(source, LEZER_NESTING_LIMIT);
-  const text = cut < 0 ? source : source.slice(0, cut);
-  const budget = WORK_PER_CHARACTER * text.length + WORK_ALLOWANCE;
+  const budget = WORK_PER_CHARACTER * source.length + WORK_ALLOWANCE;
   const start = tokenizerWork.calls;
-  const parse = parser.startParse(text);
+  const parse = parser.startParse(source);
   let stoppedAt = -1;
   for (;;) {
     const tree = parse.advance();
