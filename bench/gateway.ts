@@ -2,7 +2,7 @@
  * flow_run on our gateway and on the reference's, side by side, in one run:
  *
  *   npm run build && npx vite build --ssr bench/gateway.ts --outDir build/bench-gateway --emptyOutDir --logLevel warn \
- *     && node build/bench-gateway/gateway.js [--seconds 5] [--concurrency 1,50,500] [--idle 200]
+ *     && node build/bench-gateway/gateway.js [--seconds 5] [--concurrency 1,50,500] [--idle 1000]
  *
  * Both gateways run as their own processes on loopback (ours: `flowplay serve`; the reference:
  * `a11 gateway run` from a11-kit 0.4.4, found through $A11_BIN, .tools/a11-kit or /opt/a11ref44,
@@ -10,7 +10,8 @@
  * process, speaking A11 with src/wire — drives both the same way: N callers, each on its own
  * connection, call `flow_run` on a one-step flow back to back for a fixed time. It prints p50
  * and p99 latency and throughput per concurrency, then the memory one idle connection costs
- * (resident set growth of the gateway process over K idle connections, divided by K), with the
+ * (resident set growth of the gateway process over K idle connections, divided by K; K is 1000
+ * by default, because over a few hundred the growth is lost in the heap's own slack), with the
  * ratio ours/reference for each.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -186,7 +187,7 @@ async function main(): Promise<void> {
     options: {
       seconds: { type: 'string', default: '5' },
       concurrency: { type: 'string', default: '1,50,500' },
-      idle: { type: 'string', default: '200' },
+      idle: { type: 'string', default: '1000' },
       'ours-only': { type: 'boolean', default: false },
       'node-args': { type: 'string', default: '' },
     },
