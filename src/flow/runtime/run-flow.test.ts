@@ -346,6 +346,34 @@ flow named {
     expect(outputs).toEqual({ out: 2 });
     expect(nodeMap.ids()).toContain('job-7#mid');
   });
+
+  it('keeps nodes of a private map (`nodes`, `in`, `via`) out of the host\'s map', async () => {
+    const program = compiled(`
+flow private {
+  in  word: string
+  out loud: string
+  out kept: string
+  shown = node()
+  nodes hidden {
+    inside = node()
+    word -> inside
+    inside | map upper(it) -> shown
+  }
+  also = node() in hidden
+  word -> also
+  s = run shout(text: also) via hidden id "private-call"
+  s.loud -> kept
+  shown -> loud
+}
+`);
+    const registry = new ActionRegistry().register(shoutSchema, shoutHandler('here'));
+    const nodeMap = new LocalNodeMap();
+    const { status, outputs } = await outcome(program, { inputs: { word: ['hi'] }, registry, nodeMap, actionId: 'job-8' });
+    expect(status.ok, status.message).toBe(true);
+    expect(outputs).toEqual({ loud: 'HI', kept: 'HI (here)' });
+    expect(nodeMap.ids()).toContain('job-8#shown');
+    expect(nodeMap.ids().filter((id) => /inside|also|private-call/.test(id))).toEqual([]);
+  });
 });
 
 describe('tee', () => {
