@@ -155,6 +155,15 @@ function binary(builder: Builder, node: LezerNode): Expression {
   // stopped there.
   if (!operator && parts[0] && isExpressionNode(parts[0])) return value(builder, parts[0]);
   const operands = parts.filter(isExpressionNode);
+  // Comparisons do not chain: `a < b < c` is read as `a < b`, and the reference stops at the
+  // second operator.
+  if (node.name === 'CompareExpression' && parts[0]?.name === 'CompareExpression' && operator) {
+    builder.reportAt('flow.syntax.unexpected', `Expected the end of the comparison, found ${builder.found(operator.from)}.`, operator.from);
+    if (!withinBrackets(node)) {
+      builder.reportAt('flow.syntax.statement-end', `Unexpected ${builder.found(operator.from)} after a complete statement; one statement per line.`, operator.from);
+    }
+    return value(builder, parts[0]);
+  }
   const op = (operator ? vocabulary.canonical(builder.text(operator)) : 'or') as BinaryOperator;
   const left = operands[0] && operands[0].from < (operator?.from ?? Infinity) ? operands[0] : undefined;
   const right = operands.find((operand) => operand.from >= (operator?.to ?? node.to));
@@ -166,6 +175,18 @@ function binary(builder: Builder, node: LezerNode): Expression {
     at: operator ? builder.span(operator) : builder.span(node),
     range: builder.span(node),
   };
+}
+
+const brackets = new Set(['List', 'Record', 'ParenExpression', 'PipelineValue', 'ArgumentList', 'BuiltinCall', 'ZipCall', 'IndexExpression']);
+
+/** Whether `node` sits inside brackets of its statement (where the reference reads on past a
+ * token it could not use, to the closing bracket). */
+function withinBrackets(node: LezerNode): boolean {
+  for (let at = node.parent; at; at = at.parent) {
+    if (brackets.has(at.name)) return true;
+    if (at.name.endsWith('Statement') || at.name === 'Bind' || at.name === 'FlowBody') return false;
+  }
+  return false;
 }
 
 function member(builder: Builder, node: LezerNode): Expression {

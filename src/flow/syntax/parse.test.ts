@@ -193,6 +193,16 @@ describe('the syntax tree', () => {
     expect(parseFlow(deep).diagnostics[0]).toMatchObject({ code: 'flow.syntax.nesting-too-deep', from: deep.indexOf('[') + 127 });
   });
 
+  test('comparisons do not chain: the second operator is where the reference stops', () => {
+    const source = 'flow f { a < b < c -> x }';
+    expect(parseFlow(source).diagnostics.slice(0, 2)).toMatchObject([
+      { code: 'flow.syntax.statement-end', from: 15 },
+      { code: 'flow.syntax.unexpected', from: 15 },
+    ]);
+    const bracketed = 'flow f { [a == b in c] -> x }';
+    expect(parseFlow(bracketed).diagnostics[0]).toMatchObject({ code: 'flow.syntax.unexpected', from: 17 });
+  });
+
   test('every problem inside a flow names the flow', () => {
     const { diagnostics } = parseFlow('flow first { a -> b }\nflow second { a | wat -> b }\n');
     expect(diagnostics).toMatchObject([{ code: 'flow.form.unknown-stage', flow: 'second' }]);
