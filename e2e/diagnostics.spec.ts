@@ -75,9 +75,13 @@ test.describe('live diagnostics', () => {
     const expected = await flowplayCheck(source);
     expect(expected[0]?.fixes[0]?.label).toBeTruthy();
     await expect(page.locator('.cm-lintRange-error')).toHaveCount(1);
-    await page.locator('.cm-lintRange-error').hover();
     const tooltip = page.locator('.cm-tooltip-lint');
-    await expect(tooltip).toContainText(expected[0]!.message);
+    // The gateway's check may land meanwhile and redraw the marks (closing a tooltip): hover again.
+    await expect(async () => {
+      await page.mouse.move(0, 0);
+      await page.locator('.cm-lintRange-error').hover();
+      await expect(tooltip).toContainText(expected[0]!.message, { timeout: 1500 });
+    }).toPass({ timeout: 15_000 });
     await page.screenshot({ path: testInfo.outputPath('diagnostics-quick-fix.png') });
     await tooltip.getByRole('button', { name: expected[0]!.fixes[0]!.label }).click();
     await expect(page.locator('.cm-content')).toContainText('{...r} -> x');

@@ -75,17 +75,11 @@ export function remoteLintDiagnostic(problem: RemoteProblem, source: string): Li
   };
 }
 
-/** Whether the gateway's refusal says what a local diagnostic already says (then it is not repeated). */
-function repeats(problem: RemoteProblem, local: readonly Diagnostic[]): boolean {
-  return local.some((diagnostic) => diagnostic.from === problem.from && problem.message.includes(diagnostic.message.replace(/\.$/, '')));
-}
-
 /** Everything to mark in `source`: the local compiler's diagnostics and the gateway's refusal. */
 async function diagnosticsFor(check: CheckState, source: string): Promise<LintDiagnostic[]> {
-  const local = (await check.compile(source)).diagnostics;
-  const shown = local.map(toLintDiagnostic);
-  const remote = check.remoteFor(source)?.problem;
-  if (remote && !repeats(remote, local)) shown.push(remoteLintDiagnostic(remote, source));
+  const shown = (await check.compile(source)).diagnostics.map(toLintDiagnostic);
+  const remote = check.remoteProblemFor(source);
+  if (remote) shown.push(remoteLintDiagnostic(remote, source));
   return shown;
 }
 

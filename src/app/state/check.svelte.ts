@@ -7,7 +7,7 @@
 import type { Catalogue } from '../../flow/catalogue';
 import type { Diagnostic } from '../../flow/diagnostics/diagnostic';
 import type { Compiler } from '../check/compiler';
-import { checkOnGateway, type PlanEnvelopeLike, type RemoteCheck } from '../gateway/flow-check';
+import { checkOnGateway, type PlanEnvelopeLike, type RemoteCheck, type RemoteProblem } from '../gateway/flow-check';
 import { flowTool } from '../gateway/discover';
 import type { PlanFlowLike } from '../plan/graph';
 import type { Connection } from './connection.svelte';
@@ -80,6 +80,18 @@ export class CheckState {
   resetRemote(): void {
     this.#asked = '';
     this.remote = null;
+  }
+
+  /**
+   * The gateway's refusal of exactly this text, unless the local compiler already says the same
+   * thing at the same place (then showing both would be saying it twice).
+   */
+  remoteProblemFor(source: string): RemoteProblem | null {
+    const problem = this.remoteFor(source)?.problem;
+    if (!problem) return null;
+    const local = this.local?.source === source ? this.local.diagnostics : [];
+    const repeated = local.some((diagnostic) => diagnostic.from === problem.from && problem.message.includes(diagnostic.message.replace(/\.$/, '')));
+    return repeated ? null : problem;
   }
 
   /** The runnable flows of `source` (named, not the entry flow), from the freshest plan there is. */
