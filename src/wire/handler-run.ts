@@ -1,5 +1,6 @@
 import type { ActionContext, ActionDispatcher, ActionHandler, CallOrigin, Headers } from './action.js';
 import { Chunk } from './chunk.js';
+import { portMediaType } from './media.js';
 import { deadlineFromHeaders } from './deadline.js';
 import { logChunk, type LogLevel, type LogRecordOptions } from './log.js';
 import type { NodeReader, StreamNode } from './node.js';
@@ -118,7 +119,7 @@ function makeContext(run: HandlerRun, deadline: number | undefined, readers: Map
     async write(port, value) {
       const node = output(port);
       const type = requirePort(schema, 'output', port).type;
-      await node.put(value instanceof Chunk ? value : Chunk.fromValue(type, value));
+      await node.put(value instanceof Chunk ? value : Chunk.fromValue(portMediaType(type), value));
     },
     async writeChunk(port, chunk) {
       await output(port).put(chunk);

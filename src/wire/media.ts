@@ -32,3 +32,16 @@ export function parseMimetype(mimetype: string): ParsedMimetype {
 export function withTag(base: string, tag?: string): string {
   return tag ? `${base};type=${tag}` : base;
 }
+
+/**
+ * The media type a value of a port travels as. Ports declare a media type, or — as the reference's
+ * standard library does — a flow type name (`integer`, `string`, `list[string]`); those travel as
+ * text for strings, raw bytes for bytes, and JSON for everything else.
+ */
+export function portMediaType(portType: string): string {
+  if (portType.includes('/')) return portType;
+  const name = portType.trim().toLowerCase();
+  if (name === 'string' || name === 'text') return Media.text;
+  if (name === 'bytes') return Media.bytes;
+  return Media.json;
+}
