@@ -54,6 +54,8 @@ export interface CallOrigin {
   node(id: string): StreamNode;
   /** A new node whose values are sent to the peer under `id` as they are written. */
   publish(id: string): StreamNode;
+  /** Sends what is written to an existing node to the peer as well, under `id`. */
+  mirror(node: StreamNode, id: string): void;
   /** Starts actions on the peer (a flow's `call` steps). */
   readonly peer: ActionDispatcher;
 }

@@ -92,6 +92,7 @@ export class Session implements ActionDispatcher {
       id: this.id,
       node: (id) => this.node(id),
       publish: (id) => this.publish(id),
+      mirror: (node, id) => this.mirror(node, id),
       peer: this,
     };
     this.#serveHost = {

@@ -124,6 +124,23 @@ describe('flow_run', () => {
     expect(logText(result)).toContain('The caller filled words.');
   });
 
+  it("shows the caller a teed run step's ports as they are written", async () => {
+    const source = `
+flow echoed {
+  out said: string stream
+  shell = run shell_execute(command: "echo one; echo two") tee id "teed-shell"
+  shell.output_lines -> said
+}
+`;
+    const teed = client.node('teed-shell#output_lines').reader();
+    const result = await run(source);
+    expect(result.status.toString()).toBe('OK');
+    expect(result.outputs.result).toEqual([{ said: ['one', 'two'] }]);
+    const seen: unknown[] = [];
+    for (let chunk = await teed.next(); chunk !== undefined; chunk = await teed.next()) if (!chunk.isNull) seen.push(chunk.value);
+    expect(seen).toEqual(['one', 'two']);
+  });
+
   it('bounds a port the caller never closes by the deadline', async () => {
     const started = Date.now();
     const result = await run(SHOUT, { streams: ['words'], headers: { 'x-a11-deadline': String(Date.now() + 800) } });

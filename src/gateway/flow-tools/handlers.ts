@@ -29,6 +29,8 @@ export interface FlowRunRequest {
   peer: ActionDispatcher | undefined;
   /** A node the caller writes, by id (`node(history)`); absent when the caller is in-process. */
   callerNode: ((id: string) => StreamNode) | undefined;
+  /** Shows the caller a node of the flow's own (a `run … tee` step's ports); absent in-process. */
+  showCaller: ((id: string, node: StreamNode) => void) | undefined;
   headers: Headers;
   signal: AbortSignal;
   deadline: number | undefined;
@@ -113,6 +115,7 @@ export function flowRun(options: FlowToolsOptions & { run: FlowRunner }): Action
       registry: options.registry,
       peer: ctx.origin?.peer,
       callerNode: ctx.origin ? (id) => ctx.origin!.node(id) : undefined,
+      showCaller: ctx.origin ? (id, node) => ctx.origin!.mirror(node, id) : undefined,
       headers: ctx.headers,
       signal: ctx.signal,
       deadline: ctx.deadline,

@@ -42,6 +42,10 @@ function nodeMapOf(request: FlowRunRequest): NodeMap {
       if (id.startsWith(prefix) || !request.callerNode) return own.get(id);
       return request.callerNode(id);
     },
+    expose(id, node) {
+      own.expose(id, node);
+      request.showCaller?.(id, node);
+    },
   };
 }
 
