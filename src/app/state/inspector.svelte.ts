@@ -39,6 +39,8 @@ export interface PortSummary {
 export class Inspector {
   /** Records the view shows; frozen while paused. */
   shown = $state(0);
+  /** Records kept (updated once a frame, paused or not). */
+  recorded = $state(0);
   paused = $state(false);
   ports = $state<PortSummary[]>([]);
   /** Which port the view shows; empty for all. */
@@ -65,6 +67,7 @@ export class Inspector {
     this.#index = 0;
     this.#label = label;
     this.shown = 0;
+    this.recorded = 0;
     this.ports = [];
     this.revision++;
   }
@@ -125,6 +128,7 @@ export class Inspector {
   clear(): void {
     this.#records = [];
     this.shown = 0;
+    this.recorded = 0;
     this.revision++;
   }
 
@@ -154,6 +158,7 @@ export class Inspector {
 
   #publish(): void {
     this.ports = [...this.#summaries.values()].map((summary) => ({ ...summary }));
+    this.recorded = this.#records.length;
     if (!this.paused) this.shown = this.#records.length;
   }
 }
