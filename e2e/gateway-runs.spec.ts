@@ -135,3 +135,44 @@ test('microphone → model: the gateway calls the page’s capture_audio, recogn
     await browser.close();
   }
 });
+
+test('a gateway flow calls the page’s capture_transcription: the page records, the gateway recognises', async ({ playwright }, testInfo) => {
+  test.setTimeout(90_000);
+  const wav = await speechWav('hello streaming world', { leadingSilenceSeconds: 2, silenceSeconds: 2, voice: 'en-us' });
+  const browser = await playwright.chromium.launch(chromiumLaunchOptions({ microphoneWav: wav }));
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(withToken('/'));
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(withToken('/'));
+    await expect(page.getByTestId('connection-status')).toHaveText(/^Connected/);
+    await setSource(
+      page,
+      `flow dictate {
+  in  asr:  object required
+  out text: string
+  heard = call capture_transcription(asr_options: asr) timeout 60s
+  skip heard.events
+  said = node()
+  heard.transcription_pieces | first 1 -> said
+  said -> text
+  {"command": "stop"} -> heard.control_events after said
+}
+`,
+    );
+    await page.getByRole('radio', { name: 'On the gateway' }).check();
+    await page.getByRole('textbox', { name: /^asr/ }).fill('{"words": ["hello streaming world", "goodbye"]}');
+    await page.getByRole('button', { name: /^Run/ }).click();
+    await expect(page.getByRole('button', { name: /Mic live/ })).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('[data-port="text"]')).toHaveText('Hello streaming world.', { timeout: 45_000 });
+    await expect(page.locator('form[aria-label="Run"] .status')).toHaveClass(/succeeded/, { timeout: 20_000 });
+    await expect(page.getByRole('button', { name: /^Mic$/ })).toBeVisible();
+    await page.getByRole('tab', { name: /Inspector/ }).click();
+    const ports = page.getByRole('list', { name: 'Ports of the run' });
+    await expect(ports.getByText('capture_transcription.transcription_pieces')).toBeVisible();
+    await expect(ports.getByText('capture_transcription.events')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('capture-transcription.png') });
+  } finally {
+    await browser.close();
+  }
+});
