@@ -7,7 +7,7 @@
 import { WireConnection } from '../../wire/connection';
 import type { ActionRegistry } from '../../wire/registry';
 import { Session } from '../../wire/session';
-import type { Status } from '../../wire/status';
+import { Status, StatusCode } from '../../wire/status';
 import { openWebSocket } from '../../wire/websocket';
 import { discoveryUrl, gatewayUrlProblem, TOKEN_PARAMETER, withoutToken } from '../gateway/address';
 import { discoverGateway, type GatewayOffer } from '../gateway/discover';
@@ -83,6 +83,18 @@ export class Connection {
     this.#drop();
     this.status = 'closed';
     this.error = '';
+  }
+
+  /**
+   * The page is going away: end the session now, telling the gateway why, so it stops what the
+   * page started instead of finding a dropped socket.
+   */
+  leave(): void {
+    this.#wanted = false;
+    this.#stopTimers();
+    const session = this.session;
+    this.session = null;
+    session?.abort(new Status(StatusCode.CANCELLED, 'The page was closed.'));
   }
 
   /** Asks the gateway again what it offers (after connecting, or when the allow-list changes). */
