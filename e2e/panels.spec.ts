@@ -69,3 +69,32 @@ test('the dark theme applies to the editor, panels and plan', async ({ page }, t
   expect(background).toBe('rgb(13, 17, 23)');
   await page.screenshot({ path: testInfo.outputPath('theme-dark-research.png') });
 });
+
+test('completion offers a gateway action’s ports after `step.` and its inputs inside `action(`', async ({ page }, testInfo) => {
+  await openPlayground(page);
+  await expect(page.getByTestId('connection-status')).toHaveText(/^Connected/);
+  await setSource(page, 'flow lines {\n  out lines: string stream\n  sh = run shell_execute(command: "ls", parameters: {})\n}\n');
+  await page.locator('.cm-content').getByText('sh = run shell_execute').click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('sh.');
+  const list = page.locator('.cm-tooltip-autocomplete');
+  await expect(list.getByRole('option').first()).toContainText('output_lines');
+  await expect(list.getByRole('option')).toContainText([/output_lines\s*output · text\/plain stream/, /command/, /parameters/]);
+  await page.screenshot({ path: testInfo.outputPath('completion-gateway-ports.png') });
+  await expect(list.locator('[aria-selected="true"]')).toContainText('output_lines');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(' -> lines');
+  await expect(page.locator('.cm-content')).toContainText('sh.output_lines -> lines');
+
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('t = run transcribe_audio(');
+  await page.keyboard.press('Control+Space');
+  await expect(list.getByRole('option')).toContainText([/audio/, /asr_options/]);
+  // Accept once the list has settled on its first (required) port, and after CodeMirror's
+  // interactionDelay (75 ms), during which Enter on a just-opened list still means a new line.
+  await expect(list.locator('[aria-selected="true"]')).toContainText('audio');
+  await page.waitForTimeout(100);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.cm-content')).toContainText('t = run transcribe_audio(audio: ');
+});
