@@ -83,6 +83,7 @@ test('completion offers a gateway action’s ports after `step.` and its inputs 
   await expect(list.getByRole('option')).toContainText([/output_lines\s*output · text\/plain stream/, /command/, /parameters/]);
   await page.screenshot({ path: testInfo.outputPath('completion-gateway-ports.png') });
   await expect(list.locator('[aria-selected="true"]')).toContainText('output_lines');
+  await page.waitForTimeout(100);
   await page.keyboard.press('Enter');
   await page.keyboard.type(' -> lines');
   await expect(page.locator('.cm-content')).toContainText('sh.output_lines -> lines');
