@@ -37,14 +37,18 @@ type Lookahead = (input: CharSource, end: number) => boolean;
 const always: Lookahead = () => true;
 
 /** The token after the word being read. Several conditions ask about it, so the last answer is
- * kept (keyed by the stream and position it was asked at). */
-let lastAsked: { input: CharSource | null; at: number; offset: number; token: PeekedToken } = { input: null, at: -1, offset: -1, token: { kind: 'end', from: 0, to: 0 } };
+ * kept (keyed by the stream and position it was asked at; one record, updated in place, since
+ * this runs for every word of every parse). */
+const lastAsked: { input: CharSource | null; at: number; offset: number; token: PeekedToken } = { input: null, at: -1, offset: -1, token: { kind: 'end', from: 0, to: 0 } };
 
 function next(input: CharSource, end: number): PeekedToken {
   const at = (input as InputStream).pos ?? -1;
   if (lastAsked.input === input && lastAsked.at === at && lastAsked.offset === end) return lastAsked.token;
   const token = peekToken(input, end);
-  lastAsked = { input, at, offset: end, token };
+  lastAsked.input = input;
+  lastAsked.at = at;
+  lastAsked.offset = end;
+  lastAsked.token = token;
   return token;
 }
 
@@ -240,11 +244,24 @@ function afterPipe(input: InputStream): boolean {
   }
 }
 
+/** The one-character punctuation after a word that decides what the word is (`=`, `:`, `,`,
+ * `(`, `)`), as its code; 0 for anything else (longer punctuation such as `==` included). */
+function decidingPunctuation(input: CharSource, following: PeekedToken): number {
+  if (following.kind !== 'punctuation' || following.to - following.from !== 1) return 0;
+  return input.peek(following.from);
+}
+
+const EQUALS = 61;
+const COLON = 58;
+const COMMA = 44;
+const OPEN_PAREN = 40;
+const CLOSE_PAREN = 41;
+
 export function wordTerm(input: InputStream, stack: Stack, length: number): number {
   const word = readText(input, 0, length);
   const folded = vocabulary.canonical(word);
   const following = next(input, length);
-  const punctuation = following.kind === 'punctuation' ? readText(input, following.from, following.to) : '';
+  const punctuation = decidingPunctuation(input, following);
 
   if (afterPipe(input) && stack.canShift(term.StageNone)) {
     // `| try map …`: a `try` straight after the bar fronts the stage.
@@ -254,10 +271,12 @@ export function wordTerm(input: InputStream, stack: Stack, length: number): numb
   }
 
   // A word followed by `=` is the name being bound (`x = …`, `repeat s = …`).
-  if (punctuation === '=' && stack.canShift(term.Identifier)) return term.Identifier;
+  if (punctuation === EQUALS && stack.canShift(term.Identifier)) return term.Identifier;
 
-  if (!valueWords.has(folded) && logLevel(input, length, folded) && stack.canShift(term.LogLevel)) return term.LogLevel;
-  if (levelWords.has(folded) && logfLevel(input, length, folded) && stack.canShift(term.LogfLevel)) return term.LogfLevel;
+  // A level is shiftable only straight after `log`/`logf` (and in the stages of the same name),
+  // so asking the stack first spares the lookahead for every other word.
+  if (!valueWords.has(folded) && stack.canShift(term.LogLevel) && logLevel(input, length, folded)) return term.LogLevel;
+  if (levelWords.has(folded) && stack.canShift(term.LogfLevel) && logfLevel(input, length, folded)) return term.LogfLevel;
 
   const candidates = roles.get(folded);
   if (candidates) {
@@ -267,13 +286,12 @@ export function wordTerm(input: InputStream, stack: Stack, length: number): numb
   }
 
   // A struct's field is `name: type`; any other word there is not one.
-  if (punctuation === ':' && stack.canShift(term.FieldName)) return term.FieldName;
+  if (punctuation === COLON && stack.canShift(term.FieldName)) return term.FieldName;
   // The names of `skip o1, o2 of act` run up to the `of`.
-  const inGroup = punctuation === ',' || punctuation === ')' || (following.kind === 'word' && readText(input, following.from, following.to) === 'of');
+  const inGroup = punctuation === COMMA || punctuation === CLOSE_PAREN || (following.kind === 'word' && following.to - following.from === 2 && readText(input, following.from, following.to) === 'of');
   if (inGroup && stack.canShift(term.OutputName) && (!stack.canShift(term.Identifier) || outputGroupAhead(input, length))) {
     return term.OutputName;
   }
-  if (punctuation === '(' && stack.canShift(term.FunctionName)) return term.FunctionName;
+  if (punctuation === OPEN_PAREN && stack.canShift(term.FunctionName)) return term.FunctionName;
   return term.Identifier;
 }
-
