@@ -6,6 +6,8 @@ import { descendantGroups, signalGroup } from './process-tree.js';
 
 /** How long a signalled command gets to give the shell back before the next escalation. */
 const TERMINATION_GRACE_MS = 2000;
+/** How long each signal round waits for a terminated command's end marker. */
+const KILL_ROUND_MS = 750;
 /** A line longer than this is delivered in pieces, so one endless line cannot grow without bound. */
 export const MAX_LINE_CHARS = 64 * 1024;
 
@@ -193,9 +195,14 @@ export class BashShell {
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
       if (!this.isAlive) return;
       for (const pgid of await descendantGroups(this.pid)) signalGroup(pgid, signal);
-      if (await this.#drainTo(token, TERMINATION_GRACE_MS)) return;
+      if (await this.#drainTo(token, KILL_ROUND_MS)) return;
     }
+    // Still no end marker: the shell itself is running the command (a loop, say) and starts a
+    // new child each time one dies. Its current children must be found before it goes, because
+    // once it is dead they belong to init and can no longer be traced back to it.
+    const orphans = await descendantGroups(this.pid);
     signalGroup(this.pid, 'SIGKILL');
+    this.#killLeftovers(orphans);
     await this.#waitExit(TERMINATION_GRACE_MS);
   }
 

@@ -119,6 +119,18 @@ describe('shell actions', () => {
     expect(manager.size).toBe(0);
   });
 
+  it('kills a loop the shell runs itself on cancel, leaving no child behind', async () => {
+    const { dispatcher, run } = setup();
+    const marker = `sleep 6${Math.floor(Math.random() * 1000) + 100}`;
+    const call = startCall(dispatcher, shellExecuteSchema, { inputs: { command: [`while true; do ${marker}; done`] } });
+    await waitFor(() => running(marker));
+    call.cancel();
+    expect((await call.done).code).toBe(StatusCode.CANCELLED);
+    await waitFor(() => !running(marker), 3000);
+    expect(running(marker)).toBe(false);
+    expect((await run('echo next')).outputs.output_lines).toEqual(['next']);
+  });
+
   it('refuses bad input clearly', async () => {
     const { run, dispatcher } = setup();
     const blank = await run('   ');
@@ -155,3 +167,8 @@ describe('shell actions', () => {
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(64 * 1024);
   });
 });
+
+async function waitFor(condition: () => boolean, withinMs = 5000): Promise<void> {
+  const endAt = Date.now() + withinMs;
+  while (!condition() && Date.now() < endAt) await new Promise((resolve) => setTimeout(resolve, 50));
+}
