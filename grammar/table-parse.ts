@@ -89,9 +89,16 @@ const REDUCE_DEPTH_SHIFT = 19;
 const VALUE_MASK = 0xffff;
 const TERM_ERR = 0;
 const LOOKAHEAD_MARGIN = 25;
-/** Lezer's own limits: past them its driver forces reductions, which only its path does. */
+/** Lezer's stack-depth limit: past it its driver forces reductions, which only its path does. */
 const CUT_DEPTH = 8400;
-const MAX_BIG_REDUCTIONS = 300;
+/**
+ * Lezer forces its way out of a left-associative chain after 300 large reductions from one start
+ * (about 800 operators), to keep trees shallow; the text after that point then reads as a
+ * mistake, so `a + a + … + a` with a thousand operators was reported as broken. The chain's tree
+ * is no problem for anything that reads it (checked past 50 000 operators; the reference itself
+ * crashes at 12 000), so this path follows the grammar much further before handing over.
+ */
+const MAX_BIG_REDUCTIONS = 20_000;
 
 /** No action for this term in this state. */
 const NONE = 0;

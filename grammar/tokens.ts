@@ -152,6 +152,23 @@ function braceTerm(input: CharSource, stack: Stack): number {
   return term.BlockOpen;
 }
 
+/** How far the text runs on from the stream position, found in logarithmically many peeks
+ * (recovery asks for the overflow token many times; reading to the end each time was quadratic). */
+function restLength(input: CharSource): number {
+  let past = 1;
+  while (input.peek(past - 1) >= 0) past *= 2;
+  // The end is after `past / 2 - 1` and at or before `past - 1`.
+  let low = past / 2 - 1;
+  let high = past - 1;
+  if (input.peek(0) < 0) return 0;
+  while (high - low > 1) {
+    const middle = (low + high) >> 1;
+    if (input.peek(middle) >= 0) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
 /**
  * How many times the tokenizer has run: a measure of parsing work that does not depend on the
  * clock. A clean parse runs it about once per two characters; recovery from a long run of
@@ -169,9 +186,7 @@ export const flowTokens = new ExternalTokenizer(
     if ((stack.context as BracketContext).depth > LEZER_NESTING_LIMIT) {
       // Nested deeper than Lezer can build a tree of (it builds recursively) and far deeper than
       // the language reads: the rest of the text is one token no rule takes.
-      let rest = 0;
-      while (input.peek(rest) >= 0) rest += 1;
-      input.acceptToken(term.Overflow, rest);
+      input.acceptToken(term.Overflow, restLength(input));
       return;
     }
     const code = input.next;

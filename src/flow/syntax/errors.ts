@@ -322,7 +322,7 @@ function endOfLine(builder: Builder, offset: number): number {
   return token.from;
 }
 
-const MAX_TREE_ERRORS = 200;
+export const MAX_TREE_ERRORS = 200;
 
 /** Reports every error node of `tree`, once per position. */
 export function reportTreeErrors(builder: Builder, tree: Tree, stoppedAt = -1): void {

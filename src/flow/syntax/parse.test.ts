@@ -193,6 +193,17 @@ describe('the syntax tree', () => {
     expect(parseFlow(deep).diagnostics[0]).toMatchObject({ code: 'flow.syntax.nesting-too-deep', from: deep.indexOf('[') + 127 });
   });
 
+  test('a long chain of operators is one expression, not a mistake', () => {
+    // Lezer's driver cuts a left-associative chain after about 800 operators; the reference reads
+    // thousands (it crashes only past ten thousand).
+    for (const [operator, length] of [['+', 3000], ['and', 2000], ['or', 1200]] as const) {
+      const source = `flow f {\n  in a: integer\n  out b: boolean\n  let x = ${Array(length).fill('a').join(` ${operator} `)}\n  x -> b\n}\n`;
+      const { ast, diagnostics } = parseFlow(source);
+      expect(diagnostics, `${length} × ${operator}`).toEqual([]);
+      expect(ast.flows[0]!.body.map((statement) => statement.kind)).toEqual(['let', 'pipe']);
+    }
+  });
+
   test('comparisons do not chain: the second operator is where the reference stops', () => {
     const source = 'flow f { a < b < c -> x }';
     expect(parseFlow(source).diagnostics.slice(0, 2)).toMatchObject([

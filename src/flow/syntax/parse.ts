@@ -10,7 +10,7 @@ import { tokenizerWork } from '../../../grammar/tokens';
 import type { SourceFile, Span } from './ast';
 import { Builder } from './builder';
 import { buildSourceFile } from './build';
-import { reportTreeErrors } from './errors';
+import { MAX_TREE_ERRORS, reportTreeErrors } from './errors';
 import { reportLexicalProblems } from './lexical';
 import type { SyntaxProblem } from './problem';
 
@@ -42,22 +42,37 @@ const WORK_PER_CHARACTER = 1.5;
 const WORK_ALLOWANCE = 100_000;
 
 /**
+ * Past this many separate recoveries the parse stops too: only the first `MAX_TREE_ERRORS` error
+ * nodes are ever reported, so reading on through a file that is mostly mistakes (10 MB of prose
+ * in a flow took seconds) would find nothing a reader is shown.
+ */
+const MAX_RECOVERIES = 2 * MAX_TREE_ERRORS;
+
+/**
  * The Lezer tree of `source`, and where the parse stopped when the work budget ran out (-1 when
  * it did not).
  */
-function lezerTree(source: string): { tree: Tree; stoppedAt: number } {
+function lezerTree(source: string): { tree: Tree; stoppedAt: number; clean: boolean } {
   // A file without mistakes is read by the table-driven parse (the same grammar's tables, without
   // Lezer's recovery machinery: about twice as fast); one with a mistake by Lezer, which recovers.
   const clean = parseWithoutRecovery(parser, source);
-  if (clean) return { tree: clean, stoppedAt: -1 };
+  if (clean) return { tree: clean, stoppedAt: -1, clean: true };
   const budget = WORK_PER_CHARACTER * source.length + WORK_ALLOWANCE;
   const start = tokenizerWork.calls;
   const parse = parser.startParse(source);
+  // Lezer's parse says when it is recovering (not in its published types); each stretch of
+  // recovery leaves at least one error node.
+  const state = parse as unknown as { recovering?: number };
+  let recoveries = 0;
+  let recovering = false;
   let stoppedAt = -1;
   for (;;) {
     const tree = parse.advance();
-    if (tree) return { tree, stoppedAt };
-    if (stoppedAt < 0 && tokenizerWork.calls - start > budget) {
+    if (tree) return { tree, stoppedAt, clean: false };
+    const nowRecovering = (state.recovering ?? 0) > 0;
+    if (nowRecovering && !recovering) recoveries += 1;
+    recovering = nowRecovering;
+    if (stoppedAt < 0 && (tokenizerWork.calls - start > budget || recoveries > MAX_RECOVERIES)) {
       stoppedAt = parse.parsedPos;
       parse.stopAt(stoppedAt);
     }
@@ -163,7 +178,7 @@ function withoutStrays(source: string, strays: readonly Span[]): string {
  */
 export function parseFlow(source: string, given?: Tree): ParsedFlow {
   const { strays, openings } = given ? { strays: [], openings: [] } : strayLines(source);
-  const { tree, stoppedAt } = given ? { tree: given, stoppedAt: -1 } : lezerTree(withoutStrays(source, strays));
+  const { tree, stoppedAt, clean } = given ? { tree: given, stoppedAt: -1, clean: false } : lezerTree(withoutStrays(source, strays));
   const builder = new Builder(source);
   reportLexicalProblems(builder);
   // `flow name` with its `{` not on the line: the reference wanted it at the line break.
@@ -174,7 +189,8 @@ export function parseFlow(source: string, given?: Tree): ParsedFlow {
     builder.reportAt('flow.syntax.unexpected', `Expected 'flow', found ${builder.found(stray.from)}.`, stray.from);
   }
   const ast = buildSourceFile(builder, tree);
-  reportTreeErrors(builder, tree, stoppedAt);
+  // A tree the table-driven parse built has no error nodes (only recovery makes them).
+  if (!clean) reportTreeErrors(builder, tree, stoppedAt);
   if (stoppedAt >= 0) {
     builder.reportAt(
       'flow.syntax.unexpected',
