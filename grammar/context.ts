@@ -61,25 +61,50 @@ export class BracketContext {
 
 const topContext = new BracketContext(null, false, true, 0, -1);
 
-const openingBrackets = new Set([term.parenOpen, term.bracketOpen, term.RecordOpen, term.OutputGroupOpen]);
-/** Brackets inside which the reference still reads a line break as one: `node(…)`, `x[…]`, `T[…]`. */
-const tightBrackets = new Set([term.nodeOpen, term.indexOpen, term.typeOpen]);
-const closingBrackets = new Set([term.parenClose, term.bracketClose, term.braceClose]);
-const skippedTerms = new Set([term.softBreak, term.Comment]);
+function opensHere(code: number): boolean {
+  return code === 40 || code === 91 || code === 123;
+}
+
+/** What shifting a term does to the frames, by term id (a table: this runs for every token). */
+const enum Shifted {
+  Other = 0,
+  /** `(`, `[`, a record's `{`, `(o1, o2) of`: line breaks inside are whitespace. */
+  OpensBracket,
+  /** A body's `{`, and the brackets inside which the reference still reads a line break as one:
+   * `node(…)`, `x[…]`, `T[…]`. */
+  OpensBlock,
+  Closes,
+  LineBreak,
+  /** Skipped tokens leave the line as it was. */
+  Skipped,
+}
+
+const shiftedKind = new Uint8Array(Math.max(...Object.values(term)) + 1);
+for (const id of [term.parenOpen, term.bracketOpen, term.RecordOpen, term.OutputGroupOpen]) shiftedKind[id] = Shifted.OpensBracket;
+for (const id of [term.BlockOpen, term.nodeOpen, term.indexOpen, term.typeOpen]) shiftedKind[id] = Shifted.OpensBlock;
+for (const id of [term.parenClose, term.bracketClose, term.braceClose]) shiftedKind[id] = Shifted.Closes;
+shiftedKind[term.Newline] = Shifted.LineBreak;
+for (const id of [term.softBreak, term.Comment]) shiftedKind[id] = Shifted.Skipped;
 
 export const bracketContext = new ContextTracker<BracketContext>({
   start: topContext,
   shift(context, shifted, _stack, input) {
     // Recovery may insert an opening bracket that is not in the text; it opens nothing there.
-    const written = input.next === 40 || input.next === 91 || input.next === 123;
-    if (openingBrackets.has(shifted)) return written ? context.push(true, input.pos) : context;
-    if (shifted === term.BlockOpen || tightBrackets.has(shifted)) return written ? context.push(false, input.pos) : context;
-    if (closingBrackets.has(shifted)) return context.pop();
-    if (shifted === term.Newline) return context.withLineStart(true);
-    // Skipped tokens (whitespace has no exported term, so it is told by its first character)
-    // leave the line as it was.
-    if (skippedTerms.has(shifted) || isBlank(input.next)) return context;
-    return context.withLineStart(false);
+    switch (shifted < shiftedKind.length ? shiftedKind[shifted] : Shifted.Other) {
+      case Shifted.OpensBracket:
+        return opensHere(input.next) ? context.push(true, input.pos) : context;
+      case Shifted.OpensBlock:
+        return opensHere(input.next) ? context.push(false, input.pos) : context;
+      case Shifted.Closes:
+        return context.pop();
+      case Shifted.LineBreak:
+        return context.withLineStart(true);
+      case Shifted.Skipped:
+        return context;
+      default:
+        // Whitespace has no exported term, so it is told by its first character.
+        return isBlank(input.next) ? context : context.withLineStart(false);
+    }
   },
   reduce(context, _reduced, _stack, input) {
     return context.openedAt >= input.pos ? context.closedFrom(input.pos) : context;
