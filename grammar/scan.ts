@@ -162,9 +162,32 @@ export interface PeekedToken {
   to: number;
 }
 
-const PUNCTUATION3 = ['...'];
-const PUNCTUATION2 = ['..', '->', '<-', '==', '!=', '<=', '>='];
-const PUNCTUATION1 = '{}()[]:,|=.<>+-';
+/**
+ * The length of the punctuation at `offset` (0 if none): `...`; `..`, `->`, `<-`, `==`, `!=`,
+ * `<=`, `>=`; one of `{}()[]:,|=.<>+-`. The longest wins.
+ */
+export function punctuationLength(source: CharSource, offset: number): number {
+  const code = source.peek(offset);
+  switch (code) {
+    case 46 /* . */:
+      if (source.peek(offset + 1) !== 46) return 1;
+      return source.peek(offset + 2) === 46 ? 3 : 2;
+    case 45 /* - */:
+    case 60 /* < */:
+      // `->`, `<-`, `<=`
+      return source.peek(offset + 1) === (code === 45 ? 62 : 45) || (code === 60 && source.peek(offset + 1) === 61) ? 2 : 1;
+    case 61 /* = */:
+    case 62 /* > */:
+      return source.peek(offset + 1) === 61 ? 2 : 1;
+    case 33 /* ! */:
+      return source.peek(offset + 1) === 61 ? 2 : 0;
+    case 123: case 125: case 40: case 41: case 91: case 93: // { } ( ) [ ]
+    case 58: case 44: case 124: case 43: // : , | +
+      return 1;
+    default:
+      return 0;
+  }
+}
 
 /**
  * The token that starts at or after `offset` (blanks and a comment skipped, a line break is a
@@ -185,9 +208,8 @@ export function peekToken(source: CharSource, offset: number): PeekedToken {
   if (code === ELLIPSIS) return { kind: 'punctuation', from: at, to: at + 1 };
   const name = nameLength(source, at);
   if (name > 0) return { kind: 'word', from: at, to: at + name };
-  for (const text of PUNCTUATION3) if (matches(source, at, text)) return { kind: 'punctuation', from: at, to: at + 3 };
-  for (const text of PUNCTUATION2) if (matches(source, at, text)) return { kind: 'punctuation', from: at, to: at + 2 };
-  if (PUNCTUATION1.includes(String.fromCharCode(code))) return { kind: 'punctuation', from: at, to: at + 1 };
+  const punctuation = punctuationLength(source, at);
+  if (punctuation > 0) return { kind: 'punctuation', from: at, to: at + punctuation };
   return { kind: 'bad', from: at, to: at + 1 };
 }
 

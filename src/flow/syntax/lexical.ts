@@ -8,8 +8,8 @@ import {
   ELLIPSIS,
   NEWLINE,
   isBlank,
-  matches,
   nameLength,
+  punctuationLength,
   readNumber,
   readString,
   startsNumber,
@@ -18,8 +18,6 @@ import {
 import { durationUnits } from '../vocabulary';
 import { quoted, type Builder } from './builder';
 import { numberValue } from './literals';
-
-const punctuation = ['...', '..', '->', '<-', '==', '!=', '<=', '>=', '{', '}', '(', ')', '[', ']', ':', ',', '|', '=', '.', '<', '>', '+', '-'];
 
 export function reportLexicalProblems(builder: Builder): void {
   const source = builder.source;
@@ -70,9 +68,9 @@ export function reportLexicalProblems(builder: Builder): void {
         at += name;
         continue;
       }
-      const symbol = punctuation.find((text) => matches(chars, at, text));
-      if (symbol) {
-        at += symbol.length;
+      const symbol = punctuationLength(chars, at);
+      if (symbol > 0) {
+        at += symbol;
         continue;
       }
       const width = code >= 0xd800 && code < 0xdc00 && at + 1 < source.length ? 2 : 1;
