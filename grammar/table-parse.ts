@@ -10,43 +10,33 @@
  *
  * What stays the same: the grammar is still `flow.grammar` and nothing else — this reads the very
  * tables Lezer generated from it (`parser.states`, `parser.data`, `parser.goto`), runs the same
- * tokenizers in the same order, and applies every action through Lezer's own `Stack` (so nodes,
+ * tokenizers in the same order, and applies every action the way Lezer's `Stack` does (so nodes,
  * context hashes and lookahead records go into the buffer exactly as Lezer writes them, and
- * `Tree.build` makes the same tree). What differs is only how an action is found: a per-state
- * table indexed by term, filled the first time a state is met, and one tokenizer run per position.
+ * `Tree.build` makes the same tree). What differs is how an action is found — a per-state row
+ * indexed by term (`table-actions.ts`), one tokenizer run per position — and that the stack
+ * (`table-stack.ts`) has nothing for splitting or recovering and writes into a typed array.
  *
  * When the text needs more — no action for a token (a syntax error), more than one (a GLR split),
  * or one of Lezer's guards against over-deep trees — this gives up and answers `null`, and the
  * caller runs Lezer's parser, whose recovery decides what the mistake was. `table-parse.test.ts`
  * holds the two to the same tree on every input they both parse.
  */
-import { Tree, type Input, type NodeSet } from '@lezer/common';
-import { InputStream, Stack, type LRParser } from '@lezer/lr';
-
-/** The parts of an `LRParser` this reads. They are Lezer's internals (`@internal` in its types),
- * pinned by the exact version in package.json and checked by the differential test. */
-interface ParserTables {
-  states: Uint32Array;
-  data: Readonly<Uint16Array>;
-  tokenizers: readonly TokenizerSpec[];
-  maxTerm: number;
-  maxNode: number;
-  minRepeatTerm: number;
-  bufferLength: number;
-  eofTerm: number;
-  top: readonly [number, number];
-  specialized: Uint16Array;
-  wrappers: readonly unknown[];
-  nodeSet: NodeSet;
-  getGoto(state: number, term: number, loose?: boolean): number;
-}
-
-interface TokenizerSpec {
-  token(input: InputStream, stack: unknown): void;
-  contextual: boolean;
-  fallback: boolean;
-  extend: boolean;
-}
+import { Tree, type Input } from '@lezer/common';
+import { InputStream, type LRParser } from '@lezer/lr';
+import {
+  AMBIGUOUS,
+  FLAG_ACCEPTING,
+  LOOKAHEAD_MARGIN,
+  NONE,
+  SLOT_DEFAULT_REDUCE,
+  SLOT_FLAGS,
+  SLOT_TOKENIZER_MASK,
+  STATE_SIZE,
+  TERM_ERR,
+  actionTablesOf,
+  type ParserTables,
+} from './table-actions';
+import { TableStack } from './table-stack';
 
 /** Lezer's `CachedToken`: what a tokenizer run leaves behind (InputStream writes into it). */
 class TokenSlot {
@@ -59,36 +49,6 @@ class TokenSlot {
   context = 0;
 }
 
-/** The internal `Stack` fields and methods this drives. */
-interface DrivenStack {
-  state: number;
-  pos: number;
-  stack: number[];
-  buffer: number[];
-  curContext: { hash: number; context: unknown } | null;
-  apply(action: number, term: number, start: number, end: number): void;
-  reduce(action: number): void;
-  setLookAhead(lookAhead: number): void;
-  close(): void;
-  readonly context: unknown;
-}
-
-// Lezer's encoding of states and actions (see @lezer/lr's constants).
-const STATE_SIZE = 6;
-const SLOT_FLAGS = 0;
-const SLOT_ACTIONS = 1;
-const SLOT_SKIP = 2;
-const SLOT_TOKENIZER_MASK = 3;
-const SLOT_DEFAULT_REDUCE = 4;
-const FLAG_ACCEPTING = 2;
-const SEQ_END = 0xffff;
-const SEQ_NEXT = 1;
-const SEQ_OTHER = 2;
-const REDUCE_FLAG = 0x10000;
-const REDUCE_DEPTH_SHIFT = 19;
-const VALUE_MASK = 0xffff;
-const TERM_ERR = 0;
-const LOOKAHEAD_MARGIN = 25;
 /** Lezer's stack-depth limit: past it its driver forces reductions, which only its path does. */
 const CUT_DEPTH = 8400;
 /**
@@ -100,135 +60,6 @@ const CUT_DEPTH = 8400;
  */
 const MAX_BIG_REDUCTIONS = 20_000;
 
-/** No action for this term in this state. */
-const NONE = 0;
-/** More than one action: the grammar is ambiguous here and Lezer would split the stack. */
-const AMBIGUOUS = -1;
-
-function pair(data: Readonly<Uint16Array>, at: number): number {
-  return data[at]! | (data[at + 1]! << 16);
-}
-
-/**
- * Per-state action tables, indexed by term: `action(state, term)` is what Lezer's driver would
- * do with that token (its `addActions`), `shiftable(state, term)` what `Stack.canShift` looks up
- * (its `hasAction`, where an `Err` entry matches any term).
- */
-class ActionTables {
-  private readonly terms: number;
-  private readonly byState: (Int32Array | undefined)[];
-
-  constructor(private readonly tables: ParserTables) {
-    this.terms = tables.maxTerm + 1;
-    this.byState = new Array(tables.states.length / STATE_SIZE);
-  }
-
-  private row(state: number): Int32Array {
-    return (this.byState[state] ??= this.build(state));
-  }
-
-  action(state: number, term: number): number {
-    return this.row(state)[term]!;
-  }
-
-  shiftable(state: number, term: number): number {
-    return this.row(state)[this.terms + term]!;
-  }
-
-  private build(state: number): Int32Array {
-    const { data, states } = this.tables;
-    const terms = this.terms;
-    const row = new Int32Array(terms * 2);
-    // `addActions`: every entry for the term, the action set before the skip set; a set's
-    // `Seq.Other` entry applies when nothing has matched so far.
-    const found: number[][] = Array.from({ length: terms }, () => []);
-    // `hasAction`: the first entry, in scan order, for the term or for `Err` (any term); a set's
-    // `Seq.Other` ends the scan with its action.
-    const first = new Int32Array(terms);
-    let wildcard = 0;
-    let other = 0;
-    for (let set = 0; set < 2; set++) {
-      let setOther = 0;
-      for (let at = states[state * STATE_SIZE + (set ? SLOT_SKIP : SLOT_ACTIONS)]!; ; at += 3) {
-        if (data[at] === SEQ_END) {
-          if (data[at + 1] === SEQ_NEXT) {
-            at = pair(data, at + 2);
-          } else {
-            if (data[at + 1] === SEQ_OTHER) setOther = pair(data, at + 2);
-            break;
-          }
-        }
-        const term = data[at]!;
-        const action = pair(data, at + 1);
-        const decided = wildcard !== 0 || other !== 0;
-        if (term === TERM_ERR) {
-          if (!decided) wildcard = action;
-        } else if (term < terms) {
-          if (!found[term]!.includes(action)) found[term]!.push(action);
-          if (!decided && !first[term]) first[term] = action;
-        }
-      }
-      if (setOther) {
-        for (const actions of found) if (actions.length === 0) actions.push(setOther);
-        if (!wildcard && !other) other = setOther;
-      }
-    }
-    for (let term = 0; term < terms; term++) {
-      const actions = found[term]!;
-      row[term] = actions.length === 0 ? NONE : actions.length === 1 ? actions[0]! : AMBIGUOUS;
-      row[terms + term] = first[term] || wildcard || other;
-    }
-    return row;
-  }
-}
-
-/**
- * What the tokenizers see as the stack: `canShift` answered from the tables without allocating,
- * the context tracker's value, and the parser (Lezer's own token groups read `stack.p.parser`).
- */
-class StackView {
-  private scratch: number[] = [];
-
-  constructor(
-    readonly stack: DrivenStack,
-    private readonly tables: ParserTables,
-    private readonly actions: ActionTables,
-    readonly p: unknown,
-  ) {}
-
-  get context(): unknown {
-    return this.stack.context;
-  }
-
-  /** `Stack.canShift`: whether `term` is shifted here, perhaps after reductions. Lezer's
-   * simulation, frame for frame: a zero-depth reduction appends a frame after the real ones,
-   * a deeper one moves the base down, and the state below the base is where `goto` starts. */
-  canShift(term: number): boolean {
-    const { states } = this.tables;
-    const frames = this.stack.stack;
-    const real = frames.length;
-    const pushed = this.scratch;
-    let appended = 0;
-    let base = real;
-    let state = this.stack.state;
-    for (;;) {
-      const action = states[state * STATE_SIZE + SLOT_DEFAULT_REDUCE]! || this.actions.shiftable(state, term);
-      if (action === 0) return false;
-      if ((action & REDUCE_FLAG) === 0) return true;
-      const depth = action >> REDUCE_DEPTH_SHIFT;
-      if (depth === 0) {
-        pushed[appended++] = state;
-        base += 3;
-      } else {
-        base -= (depth - 1) * 3;
-      }
-      const at = base - 3;
-      const below = at < real ? frames[at]! : pushed[(at - real) / 3]!;
-      state = this.tables.getGoto(below, action & VALUE_MASK, true);
-    }
-  }
-}
-
 /** A string as Lezer's `Input`. */
 function stringInput(text: string): Input {
   return {
@@ -239,21 +70,6 @@ function stringInput(text: string): Input {
   };
 }
 
-/** The `Parse` fields `Stack` and the token groups reach through `stack.p`. */
-interface ParseShell {
-  parser: LRParser;
-  ranges: { from: number; to: number }[];
-  stream: InputStream;
-  reused: Tree[];
-  lastBigReductionStart: number;
-  lastBigReductionSize: number;
-  bigReductionCount: number;
-  stoppedAt: number | null;
-  recovering: number;
-}
-
-const tablesOf = new WeakMap<LRParser, ActionTables>();
-
 /**
  * The tree Lezer's parser would give `source`, or `null` when the source needs Lezer's GLR or
  * error recovery (then call `parser.parse`).
@@ -261,25 +77,13 @@ const tablesOf = new WeakMap<LRParser, ActionTables>();
 export function parseWithoutRecovery(parser: LRParser, source: string): Tree | null {
   const tables = parser as unknown as ParserTables;
   if (tables.wrappers.length > 0 || tables.specialized.length > 0) return null;
-  let actions = tablesOf.get(parser);
-  if (!actions) tablesOf.set(parser, (actions = new ActionTables(tables)));
+  const actions = actionTablesOf(tables);
   const { states, tokenizers, eofTerm } = tables;
+  for (const tokenizer of tokenizers) if (tokenizer.fallback || tokenizer.extend) return null;
 
   const ranges = [{ from: 0, to: source.length }];
   const stream = new (InputStream as unknown as new (input: Input, ranges: { from: number; to: number }[]) => InputStream)(stringInput(source), ranges);
-  const shell: ParseShell = {
-    parser,
-    ranges,
-    stream,
-    reused: [],
-    lastBigReductionStart: -1,
-    lastBigReductionSize: 0,
-    bigReductionCount: 0,
-    stoppedAt: null,
-    recovering: 0,
-  };
-  const stack = (Stack as unknown as { start(p: ParseShell, state: number, pos: number): DrivenStack }).start(shell, tables.top[0], 0);
-  const view = new StackView(stack, tables, actions, shell);
+  const stack = new TableStack(tables, actions, tables.context, stream, tables.top[0]);
   const resetStream = stream as unknown as { reset(pos: number, token?: TokenSlot): InputStream };
   const slots = tokenizers.map(() => new TokenSlot());
   const end = source.length;
@@ -296,10 +100,10 @@ export function parseWithoutRecovery(parser: LRParser, source: string): Tree | n
     const defaultReduce = states[state * STATE_SIZE + SLOT_DEFAULT_REDUCE]!;
     if (defaultReduce > 0) {
       stack.reduce(defaultReduce);
-      if (shell.bigReductionCount > MAX_BIG_REDUCTIONS) return null;
+      if (stack.bigReductions > MAX_BIG_REDUCTIONS) return null;
       continue;
     }
-    if (stack.stack.length >= CUT_DEPTH) return null;
+    if (stack.frames.length >= CUT_DEPTH) return null;
     const pos = stack.pos;
     const mask = states[state * STATE_SIZE + SLOT_TOKENIZER_MASK]!;
     if (pos !== tokenPos || mask !== tokenMask) {
@@ -310,10 +114,8 @@ export function parseWithoutRecovery(parser: LRParser, source: string): Tree | n
       let lookAhead = 0;
       for (let index = 0; index < tokenizers.length; index++) {
         if (((1 << index) & mask) === 0) continue;
-        const tokenizer = tokenizers[index]!;
-        if (tokenizer.fallback || tokenizer.extend) return null;
         const slot = slots[index]!;
-        tokenizer.token(resetStream.reset(pos, slot), view);
+        tokenizers[index]!.token(resetStream.reset(pos, slot), stack);
         if (slot.lookAhead > slot.end + LOOKAHEAD_MARGIN) lookAhead = Math.max(slot.lookAhead, lookAhead);
         if (slot.value > TERM_ERR) {
           tokenValue = slot.value;
@@ -337,16 +139,15 @@ export function parseWithoutRecovery(parser: LRParser, source: string): Tree | n
     }
     if (action === AMBIGUOUS) return null;
     stack.apply(action, tokenValue, tokenStart, tokenEnd);
-    if (shell.bigReductionCount > MAX_BIG_REDUCTIONS) return null;
+    if (stack.bigReductions > MAX_BIG_REDUCTIONS) return null;
   }
 
-  stack.close();
   return Tree.build({
-    buffer: stack.buffer,
+    buffer: stack.close(),
     nodeSet: tables.nodeSet,
     topID: tables.top[1],
     maxBufferLength: tables.bufferLength,
-    reused: shell.reused,
+    reused: [],
     start: 0,
     length: stack.pos,
     minRepeatType: tables.minRepeatTerm,
