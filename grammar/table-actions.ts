@@ -82,10 +82,21 @@ function pair(data: Readonly<Uint16Array>, at: number): number {
 export class ActionTables {
   private readonly terms: number;
   private readonly byState: (Int32Array | undefined)[];
+  /** `getGoto(state, term, true)` by term, then state; -2 until asked. */
+  private readonly gotoByTerm: (Int32Array | undefined)[];
 
   constructor(private readonly tables: ParserTables) {
     this.terms = tables.maxTerm + 1;
     this.byState = new Array(tables.states.length / STATE_SIZE);
+    this.gotoByTerm = new Array(this.terms);
+  }
+
+  /** The state after reducing to `term` on top of `state` (Lezer's `getGoto`, loose). */
+  goto(state: number, term: number): number {
+    if (!(state >= 0 && state < this.byState.length)) return this.tables.getGoto(state, term, true);
+    const row = (this.gotoByTerm[term] ??= new Int32Array(this.byState.length).fill(-2));
+    const known = row[state]!;
+    return known !== -2 ? known : (row[state] = this.tables.getGoto(state, term, true));
   }
 
   private row(state: number): Int32Array {

@@ -173,7 +173,7 @@ export class TableStack {
     const lookaheadRecord = this.reducePos < this.pos - LOOKAHEAD_MARGIN && this.setLookAhead(this.pos);
     if (depth === 0) {
       if (type < tables.minRepeatTerm && this.reducePos < this.pos) this.reducePos = this.pos;
-      this.pushState(tables.getGoto(this.state, type, true), this.reducePos);
+      this.pushState(this.actions.goto(this.state, type), this.reducePos);
       if (type < tables.minRepeatTerm) this.storeNode(type, this.reducePos, this.reducePos, lookaheadRecord ? 8 : 4);
       this.reduceContext(type, this.reducePos);
       return;
@@ -199,7 +199,7 @@ export class TableStack {
       this.storeNode(type, start, end, count + 4);
     }
     if (action & STAY_FLAG) this.state = frames[base]!;
-    else this.state = tables.getGoto(frames[base - 3]!, type, true);
+    else this.state = this.actions.goto(frames[base - 3]!, type);
     // (Popping: setting `length` is a slow path in V8.)
     while (frames.length > base) frames.pop();
     this.reduceContext(type, start);
@@ -278,7 +278,7 @@ export class TableStack {
       }
       const at = base - 3;
       const below = at < real ? frames[at]! : pushed[(at - real) / 3]!;
-      state = this.tables.getGoto(below, action & VALUE_MASK, true);
+      state = this.actions.goto(below, action & VALUE_MASK);
     }
   }
 }

@@ -38,7 +38,9 @@ export function resolvePipeline(ctx: FlowContext, pipeline: Pipeline, scope: Sco
     resolved.writable = false;
     resolved.tolerant = false;
     resolved.shape = shapeAfter(ctx, stage, resolved.shape);
-    resolved.ref = derive(ctx, source, { ...op, failures }, resolved.label, stage.at);
+    // The op was made for this stage alone (just above), so its failures port is filled in place.
+    (op as { failures: RefId | null }).failures = failures;
+    resolved.ref = derive(ctx, source, op, resolved.label, stage.at);
   }
   return resolved;
 }
@@ -66,23 +68,25 @@ function resolveStage(ctx: FlowContext, stage: Stage, scope: Scope, previousPatt
 }
 
 function stageOp(ctx: FlowContext, stage: Stage, scope: Scope): StageOp {
-  const common = { name: stage.name, tolerant: stage.tolerant, failures: null, parallel: stage.parallel, ordered: stage.ordered, at: stage.at };
+  // Written out rather than spread from a shared part: this runs for every stage of every check,
+  // and a spread makes each op a copy of a copy.
+  const { name, tolerant, parallel, ordered, at } = stage;
   const argument = stage.argument;
   switch (argument?.takes) {
     case undefined:
     case 'none':
     case 'stream':
-      return { ...common, takes: 'none' };
+      return { name, tolerant, failures: null, parallel, ordered, at, takes: 'none' };
     case 'number':
-      return { ...common, takes: 'number', count: argument.count ?? 0 };
+      return { name, tolerant, failures: null, parallel, ordered, at, takes: 'number', count: argument.count ?? 0 };
     case 'string':
     case 'string?':
-      return { ...common, takes: argument.takes, text: argument.text };
+      return { name, tolerant, failures: null, parallel, ordered, at, takes: argument.takes, text: argument.text };
     case 'duration':
-      return { ...common, takes: 'duration', seconds: argument.seconds ?? 0 };
+      return { name, tolerant, failures: null, parallel, ordered, at, takes: 'duration', seconds: argument.seconds ?? 0 };
     case 'log':
     case 'logf':
-      return { ...common, takes: argument.takes, log: resolveLogTail(ctx, argument.log, scope, true, stage.at) };
+      return { name, tolerant, failures: null, parallel, ordered, at, takes: argument.takes, log: resolveLogTail(ctx, argument.log, scope, true, stage.at) };
     case 'fold': {
       // The accumulator is an ordinary name in a scope of its own, bound to a value the runtime
       // fills in per value — so a typo in it is the same diagnostic as any other unknown name.
@@ -92,13 +96,14 @@ function stageOp(ctx: FlowContext, stage: Stage, scope: Scope): StageOp {
         ctx.define(folding, newSymbol('loop-variable', argument.carried.text, argument.carried.at, { ref: carry }));
       }
       const expr = resolveExpression(ctx, argument.expression, folding, true);
-      return { ...common, takes: 'fold', start: argument.start ?? { kind: 'null' }, carried: argument.carried?.text ?? '', carry, expr };
+      const start = argument.start ?? { kind: 'null' as const };
+      return { name, tolerant, failures: null, parallel, ordered, at, takes: 'fold', start, carried: argument.carried?.text ?? '', carry, expr };
     }
     case 'sort-key':
-      return { ...common, takes: 'sort-key', by: resolveExpression(ctx, argument.by, scope, true), descending: argument.descending };
+      return { name, tolerant, failures: null, parallel, ordered, at, takes: 'sort-key', by: resolveExpression(ctx, argument.by, scope, true), descending: argument.descending };
     case 'expr':
     case 'expr?':
-      return { ...common, takes: argument.takes, expr: resolveExpression(ctx, argument.expression, scope, true) };
+      return { name, tolerant, failures: null, parallel, ordered, at, takes: argument.takes, expr: resolveExpression(ctx, argument.expression, scope, true) };
   }
 }
 
