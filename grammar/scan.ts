@@ -228,9 +228,19 @@ export function textOf(source: CharSource, from: number, to: number): string {
   return text;
 }
 
+/** A plain string read as a {@link CharSource}. A class rather than a closure, so the reading
+ * functions here see one shape of string source and can inline its `peek`. */
+class StringSource implements CharSource {
+  constructor(private readonly text: string) {}
+
+  peek(offset: number): number {
+    return offset >= 0 && offset < this.text.length ? this.text.charCodeAt(offset) : -1;
+  }
+}
+
 /** A plain string as a {@link CharSource}. */
 export function stringSource(text: string): CharSource {
-  return { peek: (offset) => (offset >= 0 && offset < text.length ? text.charCodeAt(offset) : -1) };
+  return new StringSource(text);
 }
 
 /**
