@@ -49,8 +49,6 @@ class TokenSlot {
   context = 0;
 }
 
-/** Lezer's stack-depth limit: past it its driver forces reductions, which only its path does. */
-const CUT_DEPTH = 8400;
 /**
  * Lezer forces its way out of a left-associative chain after 300 large reductions from one start
  * (about 800 operators), to keep trees shallow; the text after that point then reads as a
@@ -103,7 +101,10 @@ export function parseWithoutRecovery(parser: LRParser, source: string): Tree | n
       if (stack.bigReductions > MAX_BIG_REDUCTIONS) return null;
       continue;
     }
-    if (stack.frames.length >= CUT_DEPTH) return null;
+    // (Lezer's driver forces reductions past 2800 levels of stack, to keep its tree shallow. A
+    // deep tree — 20 000 `not`s, an `else if` chain of thousands — builds and reads fine, and
+    // Lezer's `canShift` copies the whole stack on each ask, so it is followed here instead;
+    // the caller falls back to Lezer should building it overflow the call stack.)
     const pos = stack.pos;
     const mask = states[state * STATE_SIZE + SLOT_TOKENIZER_MASK]!;
     if (pos !== tokenPos || mask !== tokenMask) {

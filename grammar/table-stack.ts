@@ -254,32 +254,38 @@ export class TableStack {
     return new BufferReader(this.buffer, this.length);
   }
 
-  /** `Stack.canShift`: whether `term` is shifted here, perhaps after reductions. Lezer's
-   * simulation, frame for frame: a zero-depth reduction appends a frame after the real ones,
-   * a deeper one moves the base down, and the state below the base is where `goto` starts. */
+  /** `Stack.canShift`: whether `term` is shifted here, perhaps after reductions. */
   canShift(term: number): boolean {
-    const { states } = this.tables;
-    const frames = this.frames;
-    const real = frames.length;
-    const pushed = this.scratch;
-    let appended = 0;
-    let base = real;
-    let state = this.state;
-    for (;;) {
-      const action = states[state * STATE_SIZE + SLOT_DEFAULT_REDUCE]! || this.actions.shiftable(state, term);
-      if (action === 0) return false;
-      if ((action & REDUCE_FLAG) === 0) return true;
-      const depth = action >> REDUCE_DEPTH_SHIFT;
-      if (depth === 0) {
-        pushed[appended++] = state;
-        base += 3;
-      } else {
-        base -= (depth - 1) * 3;
-      }
-      const at = base - 3;
-      const below = at < real ? frames[at]! : pushed[(at - real) / 3]!;
-      state = this.actions.goto(below, action & VALUE_MASK);
+    return simulateShift(this.tables, this.actions, this.frames, this.state, term, this.scratch);
+  }
+}
+
+/**
+ * Lezer's `Stack.canShift`, frame for frame, on any stack's frames: a zero-depth reduction
+ * appends a frame after the real ones, a deeper one moves the base down, and the state below the
+ * base is where `goto` starts. Lezer's own copies the whole stack on a zero-depth reduction, so
+ * a deep stack (thousands of unbracketed levels) made every ask slow; this appends to `scratch`.
+ */
+export function simulateShift(tables: ParserTables, actions: ActionTables, frames: readonly number[], top: number, term: number, scratch: number[]): boolean {
+  const { states } = tables;
+  const real = frames.length;
+  let appended = 0;
+  let base = real;
+  let state = top;
+  for (;;) {
+    const action = states[state * STATE_SIZE + SLOT_DEFAULT_REDUCE]! || actions.shiftable(state, term);
+    if (action === 0) return false;
+    if ((action & REDUCE_FLAG) === 0) return true;
+    const depth = action >> REDUCE_DEPTH_SHIFT;
+    if (depth === 0) {
+      scratch[appended++] = state;
+      base += 3;
+    } else {
+      base -= (depth - 1) * 3;
     }
+    const at = base - 3;
+    const below = at < real ? frames[at]! : scratch[(at - real) / 3]!;
+    state = actions.goto(below, action & VALUE_MASK);
   }
 }
 

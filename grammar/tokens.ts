@@ -9,6 +9,7 @@
  * the reference lexer's way, and a `{` is told to be a block or a record.
  */
 import { ExternalTokenizer, type InputStream, type Stack } from '@lezer/lr';
+import { canShift } from './can-shift';
 import * as vocabulary from '../src/flow/vocabulary';
 import type { BracketContext } from './context';
 import {
@@ -54,19 +55,19 @@ function stringsAloneOnLine(input: CharSource, offset: number): boolean {
 function continuesOnNextLine(input: CharSource, stack: Stack): boolean {
   const next = peekToken(input, skipLines(input, 0));
   if (next.kind === 'end') return true;
-  if (isPunctuation(input, next, '|')) return stack.canShift(term.pipe);
-  if (isPunctuation(input, next, '->')) return stack.canShift(term.arrow);
-  if (next.kind === 'string') return stack.canShift(term.DescriptionText) && stringsAloneOnLine(input, next.from);
+  if (isPunctuation(input, next, '|')) return canShift(stack, term.pipe);
+  if (isPunctuation(input, next, '->')) return canShift(stack, term.arrow);
+  if (next.kind === 'string') return canShift(stack, term.DescriptionText) && stringsAloneOnLine(input, next.from);
   const word = wordAt(input, next);
   if (!word) return false;
-  if (word === 'else') return stack.canShift(term.Else);
+  if (word === 'else') return canShift(stack, term.Else);
   const folded = vocabulary.canonical(word);
   const after = peekToken(input, next.to);
   if (startsStatementTail(input, after)) return false;
-  if (folded === 'then') return stack.canShift(term.BareThen);
-  if (folded === 'where') return stack.canShift(term.BareWhere);
+  if (folded === 'then') return canShift(stack, term.BareThen);
+  if (folded === 'where') return canShift(stack, term.BareWhere);
   const modifier = modifierTerms[folded];
-  return modifier !== undefined && stack.canShift(modifier);
+  return modifier !== undefined && canShift(stack, modifier);
 }
 
 /** A line break: whitespace where it does not end a statement, else `Newline`. */
@@ -107,9 +108,9 @@ function parenthesesOpenOutputGroup(input: CharSource): boolean {
 }
 
 function stringTerm(stack: Stack): number {
-  if (stack.canShift(term.FormatString)) return term.FormatString;
-  if (stack.canShift(term.String)) return term.String;
-  if (stack.canShift(term.DescriptionText)) return term.DescriptionText;
+  if (canShift(stack, term.FormatString)) return term.FormatString;
+  if (canShift(stack, term.String)) return term.String;
+  if (canShift(stack, term.DescriptionText)) return term.DescriptionText;
   return term.String;
 }
 
@@ -130,23 +131,23 @@ function literal(input: InputStream, stack: Stack): void {
   } else if (code === 123 /* { */) {
     input.acceptToken(braceTerm(input, stack), 1);
   } else if (code === 40 /* ( */) {
-    if (stack.canShift(term.OutputGroupOpen) && parenthesesOpenOutputGroup(input)) input.acceptToken(term.OutputGroupOpen, 1);
-    else if (stack.canShift(term.nodeOpen)) input.acceptToken(term.nodeOpen, 1);
+    if (canShift(stack, term.OutputGroupOpen) && parenthesesOpenOutputGroup(input)) input.acceptToken(term.OutputGroupOpen, 1);
+    else if (canShift(stack, term.nodeOpen)) input.acceptToken(term.nodeOpen, 1);
   } else if (code === 91 /* [ */) {
     // After a value, `[` indexes it (even where a list could start a second value); after a
     // type name it takes type parameters or makes a list type.
-    if (stack.canShift(term.indexOpen)) input.acceptToken(term.indexOpen, 1);
-    else if (stack.canShift(term.typeOpen)) input.acceptToken(term.typeOpen, 1);
+    if (canShift(stack, term.indexOpen)) input.acceptToken(term.indexOpen, 1);
+    else if (canShift(stack, term.typeOpen)) input.acceptToken(term.typeOpen, 1);
   }
 }
 
 function braceTerm(input: CharSource, stack: Stack): number {
-  const block = stack.canShift(term.BlockOpen);
-  const record = stack.canShift(term.RecordOpen);
+  const block = canShift(stack, term.BlockOpen);
+  const record = canShift(stack, term.RecordOpen);
   if (block && record) {
     // At the head of a statement the braces' contents decide; after an `if` condition or a
     // `for` source (where `Tag{…}` is off) the braces open the body.
-    return stack.canShift(term.Let) && bracesOpenRecord(input) ? term.RecordOpen : term.BlockOpen;
+    return canShift(stack, term.Let) && bracesOpenRecord(input) ? term.RecordOpen : term.BlockOpen;
   }
   if (record) return term.RecordOpen;
   return term.BlockOpen;

@@ -5,6 +5,7 @@
  * is the token. The word lists are the vocabulary module's.
  */
 import type { InputStream, Stack } from '@lezer/lr';
+import { canShift } from './can-shift';
 import * as vocabulary from '../src/flow/vocabulary';
 import {
   NEWLINE,
@@ -263,35 +264,35 @@ export function wordTerm(input: InputStream, stack: Stack, length: number): numb
   const following = next(input, length);
   const punctuation = decidingPunctuation(input, following);
 
-  if (afterPipe(input) && stack.canShift(term.StageNone)) {
+  if (afterPipe(input) && canShift(stack, term.StageNone)) {
     // `| try map …`: a `try` straight after the bar fronts the stage.
-    if (folded === 'try' && stack.canShift(term.Try)) return term.Try;
+    if (folded === 'try' && canShift(stack, term.Try)) return term.Try;
     const stage = vocabulary.stageNamed(folded);
     return stage ? stageTermByArgument[stage.takes] : term.UnknownStage;
   }
 
   // A word followed by `=` is the name being bound (`x = …`, `repeat s = …`).
-  if (punctuation === EQUALS && stack.canShift(term.Identifier)) return term.Identifier;
+  if (punctuation === EQUALS && canShift(stack, term.Identifier)) return term.Identifier;
 
   // A level is shiftable only straight after `log`/`logf` (and in the stages of the same name),
   // so asking the stack first spares the lookahead for every other word.
-  if (!valueWords.has(folded) && stack.canShift(term.LogLevel) && logLevel(input, length, folded)) return term.LogLevel;
-  if (levelWords.has(folded) && stack.canShift(term.LogfLevel) && logfLevel(input, length, folded)) return term.LogfLevel;
+  if (!valueWords.has(folded) && canShift(stack, term.LogLevel) && logLevel(input, length, folded)) return term.LogLevel;
+  if (levelWords.has(folded) && canShift(stack, term.LogfLevel) && logfLevel(input, length, folded)) return term.LogfLevel;
 
   const candidates = roles.get(folded);
   if (candidates) {
     for (const [keyword, condition] of candidates) {
-      if (stack.canShift(keyword) && condition(input, length, folded)) return keyword;
+      if (canShift(stack, keyword) && condition(input, length, folded)) return keyword;
     }
   }
 
   // A struct's field is `name: type`; any other word there is not one.
-  if (punctuation === COLON && stack.canShift(term.FieldName)) return term.FieldName;
+  if (punctuation === COLON && canShift(stack, term.FieldName)) return term.FieldName;
   // The names of `skip o1, o2 of act` run up to the `of`.
   const inGroup = punctuation === COMMA || punctuation === CLOSE_PAREN || (following.kind === 'word' && following.to - following.from === 2 && readText(input, following.from, following.to) === 'of');
-  if (inGroup && stack.canShift(term.OutputName) && (!stack.canShift(term.Identifier) || outputGroupAhead(input, length))) {
+  if (inGroup && canShift(stack, term.OutputName) && (!canShift(stack, term.Identifier) || outputGroupAhead(input, length))) {
     return term.OutputName;
   }
-  if (punctuation === OPEN_PAREN && stack.canShift(term.FunctionName)) return term.FunctionName;
+  if (punctuation === OPEN_PAREN && canShift(stack, term.FunctionName)) return term.FunctionName;
   return term.Identifier;
 }

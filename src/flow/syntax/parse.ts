@@ -55,7 +55,13 @@ const MAX_RECOVERIES = 2 * MAX_TREE_ERRORS;
 function lezerTree(source: string): { tree: Tree; stoppedAt: number; clean: boolean } {
   // A file without mistakes is read by the table-driven parse (the same grammar's tables, without
   // Lezer's recovery machinery: about twice as fast); one with a mistake by Lezer, which recovers.
-  const clean = parseWithoutRecovery(parser, source);
+  let clean: Tree | null = null;
+  try {
+    clean = parseWithoutRecovery(parser, source);
+  } catch {
+    // A tree too deep to build recursively (the call stack overflows): Lezer's parse, which
+    // caps depth, reads it instead.
+  }
   if (clean) return { tree: clean, stoppedAt: -1, clean: true };
   const budget = WORK_PER_CHARACTER * source.length + WORK_ALLOWANCE;
   const start = tokenizerWork.calls;
