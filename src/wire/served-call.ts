@@ -53,6 +53,8 @@ export class ServedCall {
   readonly schema: ActionSchema;
   readonly done: Promise<Status>;
   readonly controller = new AbortController();
+  /** When the call was accepted (milliseconds since the epoch). */
+  readonly startedAt = Date.now();
   #host: ServeHost;
   #inputIds: string[] = [];
   #resolve!: (status: Status) => void;

@@ -124,6 +124,11 @@ export class Session implements ActionDispatcher {
     return this.#served.size;
   }
 
+  /** Each call from the peer still running here: its id, action and when it was accepted. */
+  runningCalls(): { id: string; action: string; startedAt: number }[] {
+    return [...this.#served.values()].map((call) => ({ id: call.id, action: call.schema.name, startedAt: call.startedAt }));
+  }
+
   /** Nodes tracked, and bytes incoming nodes hold for readers. */
   get nodeStats(): { nodes: number; bufferedBytes: number } {
     return { nodes: this.#nodes.size, bufferedBytes: this.#nodes.bufferedBytes };
