@@ -4,10 +4,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import sirv from 'sirv';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { Status, StatusCode } from '../wire/status.js';
+import { answerStatus } from './activity/http.js';
+import { STATUS_PATH } from './activity/status-schema.js';
 import type { GatewayLimits } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
 import { ClosableScope } from './scope.js';
-import { checkConnection, hostAllowed, ownHosts, ownOrigins, TOKEN_PARAMETER, type AccessPolicy } from './security.js';
+import { checkConnection, hostAllowed, isLoopback, ownHosts, ownOrigins, TOKEN_PARAMETER, type AccessPolicy } from './security.js';
 
 /** Where the A11 WebSocket endpoint is mounted. */
 export const A11_PATH = '/a11';
@@ -27,6 +29,8 @@ export interface AcceptedConnection {
   logger: Logger;
   /** Whether it came from a browser page (sent Origin and the token). */
   browser: boolean;
+  /** Whether the client is on this machine. */
+  remote: 'loopback' | 'remote';
 }
 
 /** A running connection, as the server tracks it. */
@@ -53,6 +57,8 @@ export interface ServerOptions {
   serveConnection: (connection: AcceptedConnection) => ServedConnection;
   /** `GET /actions[/<name>]`; undefined for paths it does not handle. */
   discovery?: (method: string, url: string) => HttpAnswer | undefined;
+  /** `GET /status`: what the gateway is running (absent: not served). */
+  status?: () => Promise<unknown>;
   logger?: Logger;
 }
 
@@ -98,8 +104,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       response.end(answer.body);
       return;
     }
-    if (new URL(request.url ?? '/', 'http://localhost').pathname === A11_PATH) {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path === A11_PATH) {
       return refuseHttp(response, 426, 'This is the A11 WebSocket endpoint: connect with a WebSocket client.');
+    }
+    if (path === STATUS_PATH && options.status) {
+      const report = options.status;
+      void answerStatus(request, policy, report).then(
+        (status) => {
+          response.writeHead(status.status, status.headers);
+          response.end(status.body);
+        },
+        (error: unknown) => {
+          logger.error('status report failed', { error });
+          refuseHttp(response, 500, 'The status report could not be made; the gateway log says why.');
+        },
+      );
+      return;
     }
     serveStatic(request, response, () => refuseHttp(response, 404, 'Not found'));
   });
@@ -137,7 +158,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       connectionLogger.info('connection accepted', { remote, origin: request.headers.origin, browser: decision.browser });
       let connection: ServedConnection;
       try {
-        connection = options.serveConnection({ id, socket: webSocket, scope, logger: connectionLogger, browser: decision.browser });
+        connection = options.serveConnection({
+          id,
+          socket: webSocket,
+          scope,
+          logger: connectionLogger,
+          browser: decision.browser,
+          remote: isLoopback(remote ?? '') ? 'loopback' : 'remote',
+        });
       } catch (error) {
         connectionLogger.error('connection could not be served', { error });
         webSocket.close(1011, 'The gateway could not serve this connection.');
@@ -185,7 +213,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         connection.shutdown(shutdown);
         return connection.ended;
       });
-      await Promise.race([Promise.all(endings), new Promise((resolve) => setTimeout(resolve, 5000))]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.all(endings), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+      // Left running, the timer would hold the process open for the rest of those 5 s.
+      clearTimeout(timer);
       for (const client of webSockets.clients) client.terminate();
       webSockets.close();
       await new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { StatusCode, StatusError } from '../../../wire/status.js';
+import { trackChildProcess } from '../../activity/attribution.js';
 import type { AudioBuffer } from './audio-buffer.js';
 import type { AudioDeviceInfo, AudioInputOptions } from './options.js';
 
@@ -9,6 +10,8 @@ const DEFAULT_RATE = 16_000;
 const DEFAULT_CHANNELS = 1;
 /** Captured bytes kept for a slow reader before the capture program is paused (about 2 min at 16 kHz). */
 const MAX_WAITING_BYTES = 4 << 20;
+/** How long a stopped capture program gets to exit before it is killed. */
+const STOP_GRACE_MS = 2000;
 
 /** A running capture: buffers until `stop`, then the buffers end. */
 export interface CaptureSession {
@@ -43,9 +46,17 @@ export function captureFromProcess(
 ): CaptureSession {
   const [program, ...args] = argv;
   const child = spawn(program!, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  trackChildProcess(child, 'audio_capture', argv);
   let stderr = '';
   child.stderr.on('data', (data: Buffer) => (stderr = (stderr + data.toString()).slice(-2000)));
   let stopped = false;
+  const signalCapture = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // Already gone.
+    }
+  };
   const exited = new Promise<number | null>((resolve) => {
     child.once('close', resolve);
     child.once('error', (error) => {
@@ -113,11 +124,12 @@ export function captureFromProcess(
       if (stopped) return;
       stopped = true;
       wake?.();
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
+      signalCapture('SIGTERM');
+      // A program blocked writing to a pipe nobody reads (it was paused) never gets to act on
+      // SIGTERM: closing the pipe ends its write with EPIPE; SIGKILL if even that is not enough.
+      child.stdout.destroy();
+      const timer = setTimeout(() => signalCapture('SIGKILL'), STOP_GRACE_MS);
+      void exited.then(() => clearTimeout(timer));
     },
   };
 }
