@@ -152,7 +152,7 @@ export const serveCommand: Command = {
       logger,
     });
 
-    process.once('exit', () => started.gateway.shells.killAll());
+    process.once('exit', () => started.gateway.killAllNow());
     const stopped = new Promise<void>((resolve) => {
       const stop = (signal: NodeJS.Signals) => {
         logger.info('shutting down', { signal });

@@ -16,8 +16,17 @@ export function serveA11(gateway: Gateway): (accepted: AcceptedConnection) => Se
       onProblem: (problem) =>
         accepted.logger.warn('incoming data refused', { status: problem.status.toString(), target: problem.target }),
     });
+    const closed = gateway.activity.connectionOpened({
+      id: accepted.id,
+      remote: accepted.remote,
+      browser: accepted.browser,
+      since: Date.now(),
+      calls: () => session.runningCalls(),
+    });
+    const ended = session.ended();
+    void ended.then(closed);
     return {
-      ended: session.ended(),
+      ended,
       shutdown: (status) => session.abort(status),
     };
   };

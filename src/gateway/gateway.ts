@@ -1,6 +1,11 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ActionRegistry } from '../wire/registry.js';
+import type { ActionRegistry } from '../wire/registry.js';
+import { GatewayActivity } from './activity/activity.js';
+import { AttributedRegistry } from './activity/attribution.js';
+import { buildStatusReport, type StatusOptions } from './activity/report.js';
+import { gatewayStatusHandler } from './activity/status-action.js';
+import { gatewayStatusSchema, type GatewayStatusReport } from './activity/status-schema.js';
 import { AlsaMicrophone, FileMicrophone, type Microphone } from './actions/audio/microphone.js';
 import { PocketsphinxBackend } from './actions/audio/pocketsphinx.js';
 import type { SpeechBackend } from './actions/audio/recognizer.js';
@@ -12,6 +17,9 @@ import { DEFAULT_LIMITS, type GatewayLimits } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
 import { GLOBAL_SCOPE, type ConnectionScope } from './scope.js';
 import { registerStandardLibrary, type FlowPolicy } from './stdlib/index.js';
+
+/** How long shutdown waits for cancelled calls to finish cleaning up before ending what is left itself. */
+const SHUTDOWN_GRACE_MS = 8000;
 
 /** Registers the flow tools on a registry (last, so they can compose everything before them). */
 export type FlowToolsInstaller = (registry: ActionRegistry) => void;
@@ -47,6 +55,8 @@ export function defaultConversationsPath(env: Environment): string {
  */
 export class Gateway {
   readonly shells = new ShellManager();
+  /** What is running now: connections, calls, flow runs, child processes (see the status report). */
+  readonly activity = new GatewayActivity();
   readonly conversations: ConversationStore;
   readonly speech: SpeechBackend;
   readonly microphone: Microphone;
@@ -66,7 +76,7 @@ export class Gateway {
 
   /** The registry one connection's calls are served from. */
   registryFor(scope: ConnectionScope): ActionRegistry {
-    const registry = registerGatewayActions(new ActionRegistry(), {
+    const registry = registerGatewayActions(new AttributedRegistry(this.activity, scope), {
       shellTools: this.#options.shellTools,
       audio: this.#options.audio,
       audioCapture: this.#options.audioCapture !== false,
@@ -80,7 +90,13 @@ export class Gateway {
     });
     if (this.#options.stdlib) registerStandardLibrary(registry, this.#options.stdlib, { environment: this.#options.env });
     this.#options.flowTools?.(registry);
+    registry.register(gatewayStatusSchema, gatewayStatusHandler((askingCall) => this.status({ askingCall })));
     return registry;
+  }
+
+  /** What the gateway is running right now (`GET /status`, `gateway_status`). */
+  status(options: StatusOptions = {}): Promise<GatewayStatusReport> {
+    return buildStatusReport({ activity: this.activity, shells: () => this.shells.held() }, options);
   }
 
   /** What discovery (`GET /actions`) describes: the same actions, outside any connection. */
@@ -135,12 +151,24 @@ export class Gateway {
     return served.join(', ');
   }
 
-  /** Ends every shell and closes the store. */
+  /**
+   * Ends everything still running: waits (a bounded time) for cancelled calls to finish their
+   * cleanup, ends every shell, then any child process still alive; closes the store.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    const settled = await this.activity.settled(SHUTDOWN_GRACE_MS);
+    if (!settled) this.logger.warn('calls still running at shutdown', { handlers: this.activity.runningHandlers });
     await this.shells.close();
+    await this.activity.children.terminateAll();
     this.conversations.close();
+  }
+
+  /** Kills every shell and child process at once (the process is exiting). */
+  killAllNow(): void {
+    this.shells.killAll();
+    this.activity.children.killAllNow();
   }
 }
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { answerDiscovery } from '../wire/discovery-http.js';
 import type { ActionRegistry } from '../wire/registry.js';
+import { trackFlowRuns } from './activity/flow-runs.js';
 import type { Microphone } from './actions/audio/microphone.js';
 import type { SpeechBackend } from './actions/audio/recognizer.js';
 import type { Environment } from './actions/llm/providers/index.js';
@@ -57,7 +58,7 @@ export async function startGateway(options: StartOptions): Promise<StartedGatewa
     ...(options.audioCapture === false ? { audioCapture: false } : {}),
     ...(options.speechRecognition === false ? { speechRecognition: false } : {}),
     ...(options.stdlib ? { stdlib: options.stdlib } : {}),
-    ...(options.flowTools ? { flowTools: (registry: ActionRegistry) => registerFlowTools(registry, runFlowWithRuntime) } : {}),
+    ...(options.flowTools ? { flowTools: (registry: ActionRegistry) => registerFlowTools(registry, trackFlowRuns(runFlowWithRuntime)) } : {}),
     conversationsPath: options.dataDir ? join(options.dataDir, 'conversations.sqlite') : defaultConversationsPath(options.env),
     env: options.env,
     ...(options.speech ? { speech: options.speech } : {}),
@@ -79,6 +80,7 @@ export async function startGateway(options: StartOptions): Promise<StartedGatewa
       limits: gateway.limits,
       serveConnection: serveA11(gateway),
       discovery: (method, url) => answerDiscovery(method, url, described),
+      status: () => gateway.status(),
       logger,
     });
   } catch (error) {

@@ -2,7 +2,7 @@ import type { Catalogue, CatalogueAction, CataloguePort } from '../../flow/catal
 import { isReservedName } from '../../wire/names.js';
 import type { ActionRegistry } from '../../wire/registry.js';
 import type { PortSchema } from '../../wire/schema.js';
-import { FLOW_TOOL_NAMES } from './schemas.js';
+import { NOT_COMPOSABLE } from './schemas.js';
 
 /** One port as a flow author sees it: `stream` rather than `unary`. */
 export interface ComposablePort {
@@ -35,12 +35,12 @@ function describePort(port: PortSchema): ComposablePort {
 
 /**
  * The actions a caller may compose: every registered action the allow-list admits, minus
- * reserved names and the flow tools, without the inputs the runtime fills in itself.
+ * reserved names, the flow tools and the operator tools, without the inputs the runtime fills in itself.
  */
 export function composableActions(registry: ActionRegistry, allowed: (name: string) => boolean): ComposableAction[] {
   return registry
     .list()
-    .filter(({ schema }) => !isReservedName(schema.name) && !FLOW_TOOL_NAMES.includes(schema.name) && allowed(schema.name))
+    .filter(({ schema }) => !isReservedName(schema.name) && !NOT_COMPOSABLE.includes(schema.name) && allowed(schema.name))
     .map(({ schema, handler }) => ({
       action: schema.name,
       description: schema.description,

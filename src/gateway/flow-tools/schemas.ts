@@ -1,10 +1,13 @@
 import { defineAction, port } from '../../wire/schema.js';
+import { OPERATOR_TOOL_NAMES } from '../activity/status-schema.js';
 
 export const FLOW_ACTIONS = 'flow_actions';
 export const FLOW_CHECK = 'flow_check';
 export const FLOW_RUN = 'flow_run';
 /** A flow may call none of these: it would be a way around the allow-list, and a way to recurse. */
 export const FLOW_TOOL_NAMES: readonly string[] = [FLOW_ACTIONS, FLOW_CHECK, FLOW_RUN];
+/** Served to clients but never composed: flow_actions leaves these out, and no flow may call them. */
+export const NOT_COMPOSABLE: readonly string[] = [...FLOW_TOOL_NAMES, ...OPERATOR_TOOL_NAMES];
 
 /** What compile errors call the submitted text: `flow:3:7: …`. */
 export const SOURCE_NAME = 'flow';

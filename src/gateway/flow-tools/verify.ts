@@ -1,5 +1,6 @@
 import type { PlanEnvelope, PlanStep } from '../../flow/plan.js';
 import { StatusCode, StatusError } from '../../wire/status.js';
+import { OPERATOR_TOOL_NAMES } from '../activity/status-schema.js';
 import { FLOW_TOOL_NAMES } from './schemas.js';
 
 /** Every action any flow of the plan calls (`run` or `call`), in the order first seen. */
@@ -18,8 +19,8 @@ export function calledActions(plan: PlanEnvelope): string[] {
 }
 
 /**
- * Refuses, before anything runs, a source that calls what the caller may not: a flow tool
- * (PERMISSION_DENIED), or an action the allow-list does not admit. Every flow of the source is
+ * Refuses, before anything runs, a source that calls what the caller may not: a flow tool or
+ * an operator tool (PERMISSION_DENIED), or an action the allow-list does not admit. Every flow of the source is
  * checked, not only the one about to run; flows declared in the source itself are exempt.
  */
 export function verifyCalls(plan: PlanEnvelope, allowed: (name: string) => boolean): void {
@@ -30,6 +31,12 @@ export function verifyCalls(plan: PlanEnvelope, allowed: (name: string) => boole
       throw new StatusError(
         StatusCode.PERMISSION_DENIED,
         `A flow may not call '${name}'. Write what it would have run as part of this flow instead.`,
+      );
+    }
+    if (OPERATOR_TOOL_NAMES.includes(name)) {
+      throw new StatusError(
+        StatusCode.PERMISSION_DENIED,
+        `A flow may not call '${name}': it reports on the gateway to whoever runs it. Call it directly instead.`,
       );
     }
     if (!allowed(name)) {

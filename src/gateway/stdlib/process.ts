@@ -10,6 +10,7 @@ import { constants as osConstants } from 'node:os';
 import type { ActionHandler } from '../../wire/action.js';
 import { defineAction } from '../../wire/schema.js';
 import { Status, StatusCode, StatusError } from '../../wire/status.js';
+import { trackChildProcess } from '../activity/attribution.js';
 import { resolvePath, resolveProgram, type FlowPolicy } from './policy.js';
 import { bytesOfChunk, Outputs, readOptions, readRequiredText, readValue, StopSignal } from './ports.js';
 import { LineSplitter } from './streams.js';
@@ -91,6 +92,7 @@ function spawnProcess(policy: FlowPolicy): ActionHandler {
       );
     });
     await started;
+    trackChildProcess(child, 'spawn_process', [program, ...args]);
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once('close', (code, signal) => resolve({ code, signal })),
     );

@@ -4,6 +4,7 @@ import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { StatusCode, StatusError } from '../../../wire/status.js';
+import { trackChildProcess } from '../../activity/attribution.js';
 import { grammarWords } from './grammar.js';
 import type { RecognitionOptions, RecognitionStream, SpeechBackend } from './recognizer.js';
 
@@ -108,6 +109,7 @@ function startProcess(program: string, args: string[], notes: string[], cleanup:
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
+  trackChildProcess(child, 'pocketsphinx', [program, ...args]);
   child.stdin.on('error', () => {});
   const errors: string[] = [];
   let stderrTail = '';

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Status, StatusCode, StatusError } from '../../../wire/status.js';
+import { trackChildProcess } from '../../activity/attribution.js';
 import { OutputQueue } from './output-queue.js';
 import { descendantGroups, signalGroup } from './process-tree.js';
 
@@ -18,6 +19,15 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Receives each output line (stdout and stderr interleaved) as it is printed; awaited. */
   onLine: (line: string) => Promise<void> | void;
+  /** The call running the command, for the gateway's status report. */
+  callId?: string;
+}
+
+/** The command a shell is executing now. */
+export interface RunningCommand {
+  text: string;
+  callId: string | undefined;
+  startedAt: number;
 }
 
 export interface ExecuteResult {
@@ -41,6 +51,9 @@ export class BashShell {
   #exited = false;
   #exitWaiters: (() => void)[] = [];
   #queue: Promise<unknown> = Promise.resolve();
+  #running: RunningCommand | undefined;
+  /** When the shell was started (milliseconds since the epoch). */
+  readonly startedAt = Date.now();
 
   private constructor(child: ChildProcessWithoutNullStreams) {
     this.#child = child;
@@ -67,6 +80,7 @@ export class BashShell {
         reject(new StatusError(StatusCode.FAILED_PRECONDITION, `Cannot start bash: ${error.message}. Is bash installed?`)),
       );
     });
+    trackChildProcess(child, 'shell', [options.bashPath ?? 'bash', '--noprofile', '--norc']);
     const shell = new BashShell(child);
     // Everything the shell and its commands print arrives on one pipe, in the order printed.
     shell.#write('exec 2>&1\nset -m\n');
@@ -79,6 +93,11 @@ export class BashShell {
 
   get isAlive(): boolean {
     return !this.#exited;
+  }
+
+  /** The command executing now (until its processes are gone), or undefined when idle. */
+  get running(): RunningCommand | undefined {
+    return this.#running;
   }
 
   /** Runs `command`, waiting for any command already running in this shell to finish first. */
@@ -100,6 +119,7 @@ export class BashShell {
     const endAt = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
     let pending = '';
     let finished = false;
+    this.#running = { text: command, callId: options.callId, startedAt: Date.now() };
     try {
       for (;;) {
         const piece = await this.#output.next(endAt === undefined ? undefined : endAt - Date.now(), options.signal);
@@ -143,6 +163,7 @@ export class BashShell {
     } finally {
       // An early exit (a throwing onLine, say) must not leave the command running.
       if (!finished) await this.#terminateCommand(token);
+      this.#running = undefined;
     }
   }
 

@@ -44,7 +44,7 @@ function shellStart({ manager, scope }: ShellActionsOptions): ActionHandler {
   };
 }
 
-function shellExecute({ manager }: ShellActionsOptions): ActionHandler {
+function shellExecute({ manager, scope }: ShellActionsOptions): ActionHandler {
   return async (ctx) => {
     const [command, parameters] = await Promise.all([
       ctx.value('command') as Promise<string | undefined>,
@@ -63,10 +63,10 @@ function shellExecute({ manager }: ShellActionsOptions): ActionHandler {
     };
     let exitCode: number | undefined;
     let failure: unknown;
-    const transient = shellId ? undefined : await manager.transient();
+    const transient = shellId ? undefined : await manager.transient(scope);
     try {
       const shell = transient?.shell ?? manager.get(shellId!);
-      ({ exitCode } = await shell.execute(command, { timeoutMs: timeoutSeconds * 1000, signal: ctx.signal, onLine }));
+      ({ exitCode } = await shell.execute(command, { timeoutMs: timeoutSeconds * 1000, signal: ctx.signal, onLine, callId: ctx.id }));
     } catch (error) {
       failure = error;
     } finally {

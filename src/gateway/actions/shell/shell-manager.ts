@@ -10,7 +10,21 @@ export const MAX_GLOBAL_SHELLS = 10;
 
 interface ShellEntry {
   shell: BashShell;
+  /** The scope's id ('global' for callers outside any connection). */
   scope: string;
+  global: boolean;
+}
+
+/** One shell as the manager holds it, for the gateway's status report. */
+export interface HeldShell {
+  /** The id shell_start gave it; undefined for a throwaway shell. */
+  id: string | undefined;
+  shell: BashShell;
+  /** The connection it belongs to; undefined for the global scope. */
+  connection: string | undefined;
+  transient: boolean;
+  /** Being closed: no longer reachable by id, but its processes may still be alive. */
+  closing: boolean;
 }
 
 export interface ShellManagerOptions {
@@ -27,7 +41,9 @@ export class ShellManager {
   readonly #shells = new Map<string, ShellEntry>();
   readonly #watchedScopes = new Set<string>();
   readonly #startShell: () => Promise<BashShell>;
-  readonly #transients = new Set<BashShell>();
+  readonly #transients = new Map<BashShell, ShellEntry>();
+  /** Shells on their way out, until their close() has finished. */
+  readonly #closing = new Map<BashShell, HeldShell>();
 
   constructor(options: ShellManagerOptions = {}) {
     this.#startShell = options.startShell ?? (() => BashShell.start());
@@ -46,7 +62,7 @@ export class ShellManager {
     }
     const shell = await this.#startShell();
     const id = randomUUID().replaceAll('-', '');
-    this.#shells.set(id, { shell, scope: scope.id });
+    this.#shells.set(id, { shell, scope: scope.id, global: scope.global });
     if (!scope.global && !this.#watchedScopes.has(scope.id)) {
       this.#watchedScopes.add(scope.id);
       scope.onClose(() => this.#reap(scope.id));
@@ -69,18 +85,19 @@ export class ShellManager {
     const entry = this.#shells.get(id);
     if (!entry) throw new StatusError(StatusCode.NOT_FOUND, `No running shell has the id '${id}'.`);
     this.#shells.delete(id);
-    await entry.shell.close();
+    await this.#closeShell(entry, id);
   }
 
-  /** A throwaway shell for one command; `dispose` it when the command is over. */
-  async transient(): Promise<{ shell: BashShell; dispose: () => Promise<void> }> {
+  /** A throwaway shell for one command in `scope`; `dispose` it when the command is over. */
+  async transient(scope?: ConnectionScope): Promise<{ shell: BashShell; dispose: () => Promise<void> }> {
     const shell = await this.#startShell();
-    this.#transients.add(shell);
+    const entry: ShellEntry = { shell, scope: scope?.id ?? 'global', global: scope?.global ?? true };
+    this.#transients.set(shell, entry);
     return {
       shell,
       dispose: async () => {
-        this.#transients.delete(shell);
-        await shell.close();
+        if (!this.#transients.delete(shell)) return;
+        await this.#closeShell(entry, undefined);
       },
     };
   }
@@ -90,18 +107,50 @@ export class ShellManager {
     return this.#shells.size + this.#transients.size;
   }
 
+  /** Every shell held now: by id, throwaway, and those still closing. */
+  held(): HeldShell[] {
+    const view = (entry: ShellEntry, id: string | undefined): HeldShell => ({
+      id,
+      shell: entry.shell,
+      connection: entry.global ? undefined : entry.scope,
+      transient: id === undefined,
+      closing: false,
+    });
+    return [
+      ...[...this.#shells].map(([id, entry]) => view(entry, id)),
+      ...[...this.#transients.values()].map((entry) => view(entry, undefined)),
+      ...this.#closing.values(),
+    ];
+  }
+
   /** Ends every shell (server shutdown). */
   async close(): Promise<void> {
-    const all = [...this.#shells.values()].map((entry) => entry.shell).concat([...this.#transients]);
+    const all = [...[...this.#shells].map(([id, entry]) => [entry, id] as const), ...[...this.#transients.values()].map((entry) => [entry, undefined] as const)];
     this.#shells.clear();
     this.#transients.clear();
-    await Promise.all(all.map((shell) => shell.close()));
+    await Promise.all([...all.map(([entry, id]) => this.#closeShell(entry, id)), ...[...this.#closing.keys()].map((shell) => shell.close())]);
   }
 
   /** Kills every shell at once, without waiting (the process is exiting). */
   killAll(): void {
     for (const entry of this.#shells.values()) entry.shell.killNow();
-    for (const shell of this.#transients) shell.killNow();
+    for (const shell of [...this.#transients.keys(), ...this.#closing.keys()]) shell.killNow();
+  }
+
+  /** Closes a shell that has left the tables, keeping it in view until it has gone. */
+  async #closeShell(entry: ShellEntry, id: string | undefined): Promise<void> {
+    this.#closing.set(entry.shell, {
+      id,
+      shell: entry.shell,
+      connection: entry.global ? undefined : entry.scope,
+      transient: id === undefined,
+      closing: true,
+    });
+    try {
+      await entry.shell.close();
+    } finally {
+      this.#closing.delete(entry.shell);
+    }
   }
 
   async #reap(scopeId: string): Promise<void> {
@@ -110,7 +159,7 @@ export class ShellManager {
     for (const [id, entry] of this.#shells) {
       if (entry.scope !== scopeId) continue;
       this.#shells.delete(id);
-      closing.push(entry.shell.close());
+      closing.push(this.#closeShell(entry, id));
     }
     await Promise.all(closing);
   }
