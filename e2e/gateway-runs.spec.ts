@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { gatewayStatusReportSchema, type GatewayStatusReport } from '../src/gateway/activity/status-schema';
 import { chromiumLaunchOptions } from './support/browser';
 import { openPlayground, setSource, withToken } from './support/page';
 import { speechWav } from './support/speech';
@@ -9,6 +10,13 @@ function running(marker: string): boolean {
   return execFileSync('ps', ['-A', '-o', 'args='], { encoding: 'utf8' })
     .split('\n')
     .some((line) => line.includes(marker));
+}
+
+/** What the gateway says it is running (`GET /status`, asked as a local program: no Origin). */
+async function gatewayStatus(request: APIRequestContext): Promise<GatewayStatusReport> {
+  const response = await request.get('/status');
+  expect(response.status()).toBe(200);
+  return gatewayStatusReportSchema.parse(await response.json());
 }
 
 /** Records, in the page, when each output's text changes (performance.now() and the text). */
@@ -58,7 +66,7 @@ test.describe('runs on the gateway (flow_run)', () => {
     await page.screenshot({ path: testInfo.outputPath('gateway-shell-stream.png') });
   });
 
-  test('Cancel ends a long run, and nothing it started keeps running on the gateway', async ({ page }, testInfo) => {
+  test('Cancel ends a long run, and the gateway reports nothing it started still running', async ({ page, request }, testInfo) => {
     // A short sleep with a unique spelling: `ps` finds it while the loop runs, and not after.
     const marker = `sleep 1.${Date.now() % 100000}`;
     await openPlayground(page);
@@ -77,11 +85,37 @@ test.describe('runs on the gateway (flow_run)', () => {
     await run.click();
     await expect(page.locator('[data-port="lines"]')).toContainText('still going 1');
     expect(running(marker)).toBe(true);
+
+    // While it runs, the gateway reports the flow run, its call, the command and its processes.
+    const during = await gatewayStatus(request);
+    expect(during.flow_runs.map((flow) => flow.flow)).toEqual(['long']);
+    expect(during.calls.map((call) => call.action)).toContain('flow_run');
+    const shell = during.shells.find((candidate) => candidate.command?.text.includes(marker));
+    expect(shell?.connection).toBe(during.flow_runs[0]!.connection);
+    expect(during.connections.find((connection) => connection.id === shell?.connection)?.browser).toBe(true);
+    expect(during.summary.processes).toBeGreaterThanOrEqual(2);
+    // The page says so too, in its status bar.
+    const indicator = page.getByTestId('gateway-activity');
+    await expect(indicator).toHaveText(/^running: [1-9]\d* calls?, [1-9]\d* process(es)?$/);
+    await page.screenshot({ path: testInfo.outputPath('gateway-running.png') });
+
     await page.keyboard.press('Escape');
     await expect(page.locator('form[aria-label="Run"] .status')).toHaveClass(/cancelled/, { timeout: 10_000 });
     await expect(page.locator('form[aria-label="Run"] .status')).toContainText('CANCELLED');
-    // The gateway signals the command's processes, escalating over a few seconds.
-    await expect.poll(() => running(marker), { timeout: 20_000 }).toBe(false);
+    // The gateway signals the command's processes, escalating over a few seconds; then it has
+    // no call, no flow run, no command and no child process left.
+    await expect
+      .poll(async () => {
+        const { connections: _open, ...running } = (await gatewayStatus(request)).summary;
+        return running;
+      }, { timeout: 20_000 })
+      .toEqual({ calls: 0, flow_runs: 0, shells: 0, commands: 0, processes: 0 });
+    const after = await gatewayStatus(request);
+    expect(after.processes).toEqual([]);
+    expect(after.shells).toEqual([]);
+    // An independent witness: nothing on the machine still runs the command.
+    expect(running(marker)).toBe(false);
+    await expect(indicator).toHaveText('running: 0 calls, 0 processes', { timeout: 10_000 });
     await expect(run).toBeEnabled();
     await page.screenshot({ path: testInfo.outputPath('gateway-cancelled.png') });
   });

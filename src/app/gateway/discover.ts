@@ -9,6 +9,7 @@ import { documentEntries, schemaFromEntry, type SchemaEntry } from '../../wire/s
 import type { ActionSchema } from '../../wire/schema';
 import type { Session } from '../../wire/session';
 import { StatusCode, StatusError } from '../../wire/status';
+import { OPERATOR_TOOL_NAMES } from '../../gateway/activity/status-schema';
 import { readComposableActions, type ComposableAction } from './composable';
 
 export const FLOW_TOOLS = ['flow_actions', 'flow_check', 'flow_run'] as const;
@@ -38,7 +39,7 @@ export async function readAll(call: Invocation, port: string): Promise<unknown[]
 function composableFromEntries(entries: SchemaEntry[]): ComposableAction[] {
   return readComposableActions(
     entries
-      .filter((entry) => !(FLOW_TOOLS as readonly string[]).includes(entry.name))
+      .filter((entry) => !(FLOW_TOOLS as readonly string[]).includes(entry.name) && !OPERATOR_TOOL_NAMES.includes(entry.name))
       .map((entry) => ({
         action: entry.name,
         description: entry.description ?? '',

@@ -10,6 +10,7 @@ import { catalogueOf, composableOf } from '../gateway/composable';
 import { GatewayExecutor } from '../gateway/flow-run';
 import { PageExecutor } from '../run/page-executor';
 import type { Catalogue } from '../../flow/catalogue';
+import { ActivityState } from './activity.svelte';
 import { AddressSync } from './address.svelte';
 import { CheckState } from './check.svelte';
 import { Connection } from './connection.svelte';
@@ -37,6 +38,8 @@ export class Playground {
   /** The gateway that served the page, with the launch token. */
   readonly embeddedUrl: string;
   readonly connection: Connection;
+  /** What the gateway is running (its gateway_status), followed while a run is active. */
+  readonly activity: ActivityState;
   readonly check: CheckState;
   readonly inspector = new Inspector();
   readonly run: RunState;
@@ -45,6 +48,7 @@ export class Playground {
     const token = typeof location === 'undefined' ? '' : takeLaunchToken(location, history, globalThis.sessionStorage ?? null);
     this.embeddedUrl = typeof location === 'undefined' ? '' : embeddedGatewayUrl(location.href, token);
     this.connection = new Connection(this.registry, this.discovery, (url) => sameEndpoint(url, this.embeddedUrl));
+    this.activity = new ActivityState(this.connection);
     this.check = new CheckState(this.connection, createCompiler());
     this.check.headers = () => this.#allowListHeaders();
     const page = new PageExecutor({
