@@ -86,8 +86,16 @@ test.describe('runs on the gateway (flow_run)', () => {
     await expect(page.locator('[data-port="lines"]')).toContainText('still going 1');
     expect(running(marker)).toBe(true);
 
-    // While it runs, the gateway reports the flow run, its call, the command and its processes.
-    const during = await gatewayStatus(request);
+    // While it runs, the gateway reports the flow run, its call, the command and its processes
+    // (asked until the loop is caught inside a sleep rather than between two).
+    let during: GatewayStatusReport | undefined;
+    await expect
+      .poll(async () => {
+        during = await gatewayStatus(request);
+        return during.shells.some((candidate) => candidate.command?.text.includes(marker) && candidate.groups.length > 0);
+      })
+      .toBe(true);
+    if (!during) throw new Error('unreachable: the poll above sets it');
     expect(during.flow_runs.map((flow) => flow.flow)).toEqual(['long']);
     expect(during.calls.map((call) => call.action)).toContain('flow_run');
     const shell = during.shells.find((candidate) => candidate.command?.text.includes(marker));
