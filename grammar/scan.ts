@@ -221,8 +221,15 @@ export function matches(source: CharSource, offset: number, text: string): boole
   return true;
 }
 
-/** The text of a span, read through `peek`. */
+/**
+ * The text of a span (offsets from the source's position). A string source slices its string and
+ * Lezer's `InputStream` its chunk (`read`, not in its published types); anything else is read
+ * code by code. This runs for every word the tokenizer looks at.
+ */
 export function textOf(source: CharSource, from: number, to: number): string {
+  if (source instanceof StringSource) return source.slice(from, to);
+  const stream = source as CharSource & { read?: (from: number, to: number) => string; pos?: number };
+  if (typeof stream.read === 'function' && typeof stream.pos === 'number') return stream.read(stream.pos + from, stream.pos + to);
   let text = '';
   for (let at = from; at < to; at += 1) text += String.fromCharCode(source.peek(at));
   return text;
@@ -235,6 +242,10 @@ class StringSource implements CharSource {
 
   peek(offset: number): number {
     return offset >= 0 && offset < this.text.length ? this.text.charCodeAt(offset) : -1;
+  }
+
+  slice(from: number, to: number): string {
+    return this.text.slice(Math.max(0, from), Math.max(0, to));
   }
 }
 

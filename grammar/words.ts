@@ -221,13 +221,6 @@ function outputGroupAhead(input: CharSource, end: number): boolean {
   }
 }
 
-/** The text between two offsets from the stream position. `InputStream.read` slices the
- * underlying chunk (it is not in the published types); reading code by code is the fallback. */
-function readText(input: InputStream, from: number, to: number): string {
-  const reader = (input as unknown as { read?: (from: number, to: number) => string }).read;
-  return reader ? reader.call(input, input.pos + from, input.pos + to) : textOf(input, from, to);
-}
-
 /** Whether the word at the stream position follows a `|` (or `| try`): where a stage is named.
  * Looked for in the text first, so the parse stack is asked only there. */
 function afterPipe(input: InputStream): boolean {
@@ -237,7 +230,7 @@ function afterPipe(input: InputStream): boolean {
     const code = input.peek(at);
     if (code === 124 /* | */) return true;
     // `| try map`: step over the `try` and look again.
-    if ((code === 121 || code === 89) && /^try$/i.test(readText(input, at - 2, at + 1)) && !isNamePart(input.peek(at - 3))) {
+    if ((code === 121 || code === 89) && /^try$/i.test(textOf(input, at - 2, at + 1)) && !isNamePart(input.peek(at - 3))) {
       at -= 3;
       continue;
     }
@@ -259,7 +252,7 @@ const OPEN_PAREN = 40;
 const CLOSE_PAREN = 41;
 
 export function wordTerm(input: InputStream, stack: Stack, length: number): number {
-  const word = readText(input, 0, length);
+  const word = textOf(input, 0, length);
   const folded = vocabulary.canonical(word);
   const following = next(input, length);
   const punctuation = decidingPunctuation(input, following);
@@ -289,7 +282,7 @@ export function wordTerm(input: InputStream, stack: Stack, length: number): numb
   // A struct's field is `name: type`; any other word there is not one.
   if (punctuation === COLON && canShift(stack, term.FieldName)) return term.FieldName;
   // The names of `skip o1, o2 of act` run up to the `of`.
-  const inGroup = punctuation === COMMA || punctuation === CLOSE_PAREN || (following.kind === 'word' && following.to - following.from === 2 && readText(input, following.from, following.to) === 'of');
+  const inGroup = punctuation === COMMA || punctuation === CLOSE_PAREN || (following.kind === 'word' && following.to - following.from === 2 && textOf(input, following.from, following.to) === 'of');
   if (inGroup && canShift(stack, term.OutputName) && (!canShift(stack, term.Identifier) || outputGroupAhead(input, length))) {
     return term.OutputName;
   }
