@@ -74,7 +74,9 @@ function stringInput(text: string): Input {
  */
 export function parseWithoutRecovery(parser: LRParser, source: string): Tree | null {
   const tables = parser as unknown as ParserTables;
-  if (tables.wrappers.length > 0 || tables.specialized.length > 0) return null;
+  // Lezer's internals as this reads them; a Lezer that changed them gets its own parse instead.
+  if (!(tables.states instanceof Uint32Array) || !tables.data || typeof tables.getGoto !== 'function') return null;
+  if (!tables.wrappers || tables.wrappers.length > 0 || !tables.specialized || tables.specialized.length > 0) return null;
   const actions = actionTablesOf(tables);
   const { states, tokenizers, eofTerm } = tables;
   for (const tokenizer of tokenizers) if (tokenizer.fallback || tokenizer.extend) return null;
