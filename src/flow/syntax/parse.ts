@@ -101,6 +101,12 @@ function strayLines(source: string): { strays: Span[]; openings: number[] } {
   let at = 0;
   let lineStart = true;
   while (at < source.length) {
+    if (depth > 0) {
+      // Inside a declaration's braces only braces, strings and comments matter (line starts
+      // count again once the braces close), so the scan runs on to the next of those.
+      at = nextBraceStringOrComment(source, at);
+      if (at >= source.length) break;
+    }
     const code = source.charCodeAt(at);
     if (code === 10) {
       if (header && depth === 0) openings.push(at);
@@ -144,6 +150,15 @@ function strayLines(source: string): { strays: Span[]; openings: number[] } {
   }
   if (header && depth === 0) openings.push(source.length);
   return { strays, openings };
+}
+
+function nextBraceStringOrComment(source: string, from: number): number {
+  let at = from;
+  for (; at < source.length; at++) {
+    const code = source.charCodeAt(at);
+    if (code === 123 || code === 125 || code === 34 || code === 35) break;
+  }
+  return at;
 }
 
 function startsDeclaration(source: string, chars: CharSource, at: number): boolean {
