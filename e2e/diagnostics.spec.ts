@@ -83,7 +83,14 @@ test.describe('live diagnostics', () => {
       await expect(tooltip).toContainText(expected[0]!.message, { timeout: 1500 });
     }).toPass({ timeout: 15_000 });
     await page.screenshot({ path: testInfo.outputPath('diagnostics-quick-fix.png') });
-    await tooltip.getByRole('button', { name: expected[0]!.fixes[0]!.label }).click();
+    // A tooltip only reopens when the mouse moves, so hover again if it closed before the click.
+    await expect(async () => {
+      if (!(await tooltip.isVisible())) {
+        await page.mouse.move(0, 0);
+        await page.locator('.cm-lintRange-error').hover();
+      }
+      await tooltip.getByRole('button', { name: expected[0]!.fixes[0]!.label }).click({ timeout: 1500 });
+    }).toPass({ timeout: 15_000 });
     await expect(page.locator('.cm-content')).toContainText('{...r} -> x');
     await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
     expect(await flowplayCheck(source.replace('…', '...'))).toEqual([]);

@@ -3,8 +3,8 @@
  * gateway's flow_check once it answers for the same text, as underlines, gutter markers and a
  * panel whose rows read `line:column code message`. The reference's fixes are quick-fix actions.
  */
-import { linter, setDiagnostics, type Action, type Diagnostic as LintDiagnostic } from '@codemirror/lint';
-import type { Extension } from '@codemirror/state';
+import { forEachDiagnostic, linter, setDiagnostics, type Action, type Diagnostic as LintDiagnostic } from '@codemirror/lint';
+import type { EditorState, Extension } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import type { Diagnostic, Severity } from '../../flow/diagnostics/diagnostic';
 import { SourceText } from '../../flow/diagnostics/source-text';
@@ -97,7 +97,21 @@ export function recheck(view: EditorView, check: CheckState): void {
 /** Shows the diagnostics for `source`, unless the text has moved on meanwhile. */
 async function mark(view: EditorView, check: CheckState, source: string): Promise<void> {
   const diagnostics = await diagnosticsFor(check, source);
-  if (view.state.doc.toString() === source) view.dispatch(setDiagnostics(view.state, diagnostics));
+  if (view.state.doc.toString() !== source || alreadyShown(view.state, diagnostics)) return;
+  view.dispatch(setDiagnostics(view.state, diagnostics));
+}
+
+/**
+ * Whether the editor already shows exactly these diagnostics. Setting the same ones again would
+ * close the tooltip someone is reading (and about to click a fix in) for no change at all — which
+ * is what the gateway's confirmation of a file it agrees about would otherwise do.
+ */
+function alreadyShown(state: EditorState, diagnostics: readonly LintDiagnostic[]): boolean {
+  const key = (d: LintDiagnostic, from: number, to: number) => `${from}:${to}:${d.severity}:${d.message}`;
+  const shown: string[] = [];
+  forEachDiagnostic(state, (d, from, to) => shown.push(key(d, from, to)));
+  const wanted = diagnostics.map((d) => key(d, d.from, d.to));
+  return shown.length === wanted.length && shown.sort().join('\n') === wanted.sort().join('\n');
 }
 
 export function flowLinter(check: CheckState): Extension {
