@@ -16,6 +16,9 @@ import type { SessionNodes } from './session-nodes.js';
 import { Status, StatusCode, StatusError } from './status.js';
 import { statusOfChunk } from './status-chunk.js';
 
+/** How long an OK call waits, after its `__status__`, for outputs whose ends are still in flight. */
+const OUTPUT_SETTLE_MS = 5000;
+
 export const STATUS_PORT = '__status__';
 export const DISPATCH_STATUS_PORT = '__dispatch_status__';
 
@@ -52,6 +55,7 @@ export class PeerCall implements Invocation {
   #resolveDone!: (status: Status) => void;
   #resolveDispatched!: (status: Status) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #settleTimer: ReturnType<typeof setTimeout> | undefined;
   #started = false;
 
   constructor(host: CallHost, schema: ActionSchema, options: InvokeOptions = {}) {
@@ -153,10 +157,28 @@ export class PeerCall implements Invocation {
     if (port === DISPATCH_STATUS_PORT) {
       this.#settleDispatch(status);
       if (!status.ok) this.#complete(status);
+    } else if (status.ok) {
+      this.#completeOnceOutputsEnd(status);
     } else {
       this.#complete(status);
     }
     return undefined;
+  }
+
+  /**
+   * A peer sends `__status__` after closing its outputs, but its outputs' last fragments can still
+   * reach us after the status when the peer writes them from other tasks (the reference gateway
+   * does, under concurrent calls). Ending the call at once would close those outputs empty and
+   * drop their values, so an OK call waits for its open outputs to end — briefly, since a reader
+   * must never wait for ever.
+   */
+  #completeOnceOutputsEnd(status: Status): void {
+    const open = [...this.#outputs.values(), this.log].filter((node) => !node.isClosed);
+    if (open.length === 0) return this.#complete(status);
+    if (this.#settleTimer !== undefined) return;
+    const finish = () => this.#complete(status);
+    this.#settleTimer = setTimeout(finish, OUTPUT_SETTLE_MS);
+    void Promise.all(open.map((node) => node.closed())).then(finish);
   }
 
   /** Ends the call from outside (the connection ended, the session is closing). */
@@ -174,6 +196,7 @@ export class PeerCall implements Invocation {
     if (this.#status) return;
     this.#status = status;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#settleTimer !== undefined) clearTimeout(this.#settleTimer);
     this.#settleDispatch(status.ok ? Status.OK : status);
     // Whatever the peer did not close, the call's end closes: readers must never wait forever.
     for (const node of [...this.#outputs.values(), this.log]) if (!node.isClosed) node.close(status);
