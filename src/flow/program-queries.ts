@@ -1,7 +1,8 @@
 /**
  * The questions the runtime asks of a checked program — which flow a name means, which refs an
  * expression, a ref or a step reads and writes, which bodies a step runs — answered once here
- * rather than by each consumer. Re-exported from `program.ts`.
+ * rather than by each consumer, so the executor's reader and writer counts (`executor/analysis.ts`)
+ * and the scopes that take them cannot disagree. Re-exported from `program.ts`.
  */
 
 import type { BodyId, Expr, FlowProgram, ObjectEntry, Program, Ref, RefId, SpreadExpr, Step } from './program.js';
@@ -77,21 +78,22 @@ export function upstreamsOf(ref: Ref): RefId[] {
   }
 }
 
-/** The refs a ref reads one value of (through the expressions it evaluates). */
+/**
+ * The refs a ref reads one value of (through the expressions it evaluates). A node's `attach`
+ * expression is left out: it is evaluated once, when the body that owns the node starts, so the
+ * executor reads it there rather than as a value the node keeps reading.
+ */
 export function valueRefsOf(ref: Ref): RefId[] {
   switch (ref.kind) {
     case 'expr':
       return exprRefs(ref.expr);
-    case 'node':
-      return exprRefs(ref.attach);
     case 'derived': {
       const stage = ref.stage;
       const found: RefId[] = [];
       if ('expr' in stage) exprRefs(stage.expr, found);
       if (stage.takes === 'sort-key') exprRefs(stage.by, found);
       if (stage.takes === 'log' || stage.takes === 'logf') for (const argument of stage.log.arguments) exprRefs(argument, found);
-      if (stage.takes === 'fold') return found.filter((id) => id !== stage.carry);
-      return found;
+      return stage.takes === 'fold' ? found.filter((id) => id !== stage.carry) : found;
     }
     default:
       return [];
@@ -120,7 +122,11 @@ export function stepSources(step: Step): RefId[] {
   }
 }
 
-/** The refs a step reads one value of, through the expressions it evaluates. */
+/**
+ * The refs a step reads one value of, through the expressions it evaluates: a call's headers and
+ * id, a failure's code and message, an `if`'s condition, a log's arguments. A loop's `until` or
+ * `while` condition is not among them: each pass evaluates it against what that pass captured.
+ */
 export function stepValueSources(step: Step): RefId[] {
   const found: RefId[] = [];
   switch (step.kind) {
@@ -128,20 +134,16 @@ export function stepValueSources(step: Step): RefId[] {
       for (const header of step.headers) exprRefs(header.value, found);
       exprRefs(step.actionId, found);
       break;
-    case 'abort':
     case 'fail':
+    case 'abort':
       if (step.code?.kind === 'expr') exprRefs(step.code.expr, found);
       exprRefs(step.message, found);
       break;
-    case 'log':
-      for (const argument of step.log.arguments) exprRefs(argument, found);
-      break;
-    case 'for':
-    case 'repeat':
-      exprRefs(step.condition, found);
-      break;
     case 'if':
       exprRefs(step.condition, found);
+      break;
+    case 'log':
+      for (const argument of step.log.arguments) exprRefs(argument, found);
       break;
     default:
       break;
@@ -155,9 +157,10 @@ export function stepDestinations(step: Step): RefId[] {
 }
 
 /**
- * The refs the stages a step reads write to (`try … into failures`), however deep in the chain:
- * a stage belongs to a stream rather than a statement, so its destination is reached through
- * what the step reads. Counted as writers beside `stepDestinations`, released with the step.
+ * The refs the stages a step reads write to (`try … into failures`), however deep in the chain
+ * of derivations: a stage belongs to a stream rather than a statement, so its destination is
+ * reached through what the step reads. Counted as writers beside `stepDestinations`, released
+ * with the step.
  */
 export function stageDestinations(flow: FlowProgram, step: Step): RefId[] {
   const found: RefId[] = [];
@@ -170,7 +173,7 @@ export function stageDestinations(flow: FlowProgram, step: Step): RefId[] {
     const ref = flow.refs[id];
     if (!ref) continue;
     if (ref.kind === 'derived' && ref.stage.failures !== null) found.push(ref.stage.failures);
-    pending.push(...upstreamsOf(ref));
+    pending.push(...upstreamsOf(ref), ...valueRefsOf(ref));
   }
   return found;
 }
@@ -182,7 +185,7 @@ export function stepObserved(flow: FlowProgram, step: Step): RefId[] {
   return outcome?.kind === 'status' && outcome.subjectRef !== null ? [outcome.subjectRef] : [];
 }
 
-/** The bodies a step runs: a loop's or block's one, an `if`'s two. */
+/** The bodies a step runs, in reading order: a loop's or block's one, an `if`'s two. */
 export function innerBodies(step: Step): BodyId[] {
   switch (step.kind) {
     case 'for':
@@ -196,21 +199,11 @@ export function innerBodies(step: Step): BodyId[] {
   }
 }
 
-/** Every body inside `body`, at any depth. */
+/** Every body inside `body`, at any depth, depth first in reading order. */
 export function nestedBodies(flow: FlowProgram, body: BodyId): BodyId[] {
   const found: BodyId[] = [];
-  const pending = [body];
-  while (pending.length) {
-    const current = flow.bodies[pending.pop()!];
-    if (!current) continue;
-    for (const id of current.steps) {
-      const step = flow.steps[id];
-      if (!step) continue;
-      for (const inner of innerBodies(step)) {
-        found.push(inner);
-        pending.push(inner);
-      }
-    }
+  for (const step of flow.bodies[body]!.steps) {
+    for (const inner of innerBodies(flow.steps[step]!)) found.push(inner, ...nestedBodies(flow, inner));
   }
   return found;
 }

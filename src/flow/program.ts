@@ -22,7 +22,7 @@
  * so a program may outlive the tree, be cached, or be sent over a wire as JSON.
  *
  * The runtime's questions — which refs a step reads and writes, which refs an expression reads —
- * are answered by the helpers at the end of this file rather than by each consumer separately.
+ * are answered once, in `program-queries.ts` (re-exported at the end of this file).
  */
 
 // ---------------------------------------------------------------------------------------------

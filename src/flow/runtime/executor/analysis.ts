@@ -14,18 +14,18 @@
  *   has one slot whatever reads it.
  */
 import type { BodyId, FlowProgram, RefId, StepId } from '../../program.js';
-import { exprRefs } from '../../program.js';
 import {
+  exprRefs,
   innerBodies,
   nestedBodies,
-  observedRefs,
-  refUpstreams,
-  refValueRefs,
   stageDestinations,
   stepDestinations,
+  stepObserved,
   stepSources,
   stepValueSources,
-} from './graph.js';
+  upstreamsOf,
+  valueRefsOf,
+} from '../../program.js';
 
 export interface BodyAnalysis {
   readonly body: BodyId;
@@ -49,8 +49,8 @@ function refsUsedIn(flow: FlowProgram, bodies: readonly BodyId[]): Set<RefId> {
   const walk = (ref: RefId) => {
     if (found.has(ref)) return;
     found.add(ref);
-    for (const up of refUpstreams(flow, ref)) walk(up);
-    for (const value of refValueRefs(flow, ref)) walk(value);
+    for (const up of upstreamsOf(flow.refs[ref]!)) walk(up);
+    for (const value of valueRefsOf(flow.refs[ref]!)) walk(value);
   };
   for (const body of bodies) {
     for (const stepId of flow.bodies[body]!.steps) {
@@ -73,12 +73,12 @@ function nodesIn(flow: FlowProgram, body: BodyId): RefId[] {
     if (one.kind === 'node' && one.owner === body) found.push(ref);
     if (one.kind === 'node-id') walk(one.node);
     if (one.kind === 'status') walk(one.subjectRef);
-    for (const up of refUpstreams(flow, ref)) walk(up);
-    for (const value of refValueRefs(flow, ref)) walk(value);
+    for (const up of upstreamsOf(flow.refs[ref]!)) walk(up);
+    for (const value of valueRefsOf(flow.refs[ref]!)) walk(value);
   };
   for (const stepId of flow.bodies[body]!.steps) {
     const step = flow.steps[stepId]!;
-    for (const ref of [...stepSources(step), ...stepValueSources(step), ...stepDestinations(step), ...observedRefs(flow, step)]) {
+    for (const ref of [...stepSources(step), ...stepValueSources(step), ...stepDestinations(step), ...stepObserved(flow, step)]) {
       walk(ref);
     }
   }
@@ -140,8 +140,8 @@ export function analyseBody(flow: FlowProgram, body: BodyId): BodyAnalysis {
     if (next < 0) break;
     settled.add(next);
     if ((local.get(next) ?? 0) === 0 && !nested.has(next)) continue;
-    for (const up of refUpstreams(flow, next)) note(up);
-    for (const value of refValueRefs(flow, next)) valueRead(value);
+    for (const up of upstreamsOf(flow.refs[next]!)) note(up);
+    for (const value of valueRefsOf(flow.refs[next]!)) valueRead(value);
   }
 
   const refs = [...owned].sort((a, b) => a - b);
@@ -175,7 +175,7 @@ export function analyseBody(flow: FlowProgram, body: BodyId): BodyAnalysis {
       if (owns(ref)) holds.push(ref);
       countWriter(ref);
     }
-    for (const ref of observedRefs(flow, step)) {
+    for (const ref of stepObserved(flow, step)) {
       if (owns(ref) && flow.refs[ref]!.writable && !isDestination.has(ref)) {
         isDestination.add(ref);
         destinations.push(ref);
