@@ -25,25 +25,14 @@
  * are answered once, in `program-queries.ts` (re-exported at the end of this file).
  */
 
+import type { Constant, Span } from './syntax/ast.js';
+
 // ---------------------------------------------------------------------------------------------
 // Shared shapes
 
-/** A half-open span of UTF-16 offsets into the source text. */
-export interface Span {
-  readonly from: number;
-  readonly to: number;
-}
-
-/** A value the language can write out in full (defaults, fold starts, `repeat` starts). */
-export type Constant =
-  | { readonly kind: 'null' }
-  | { readonly kind: 'bool'; readonly value: boolean }
-  | { readonly kind: 'integer'; readonly value: number }
-  | { readonly kind: 'number'; readonly value: number }
-  | { readonly kind: 'string'; readonly value: string }
-  | { readonly kind: 'duration'; readonly seconds: number }
-  | { readonly kind: 'list'; readonly items: readonly Constant[] }
-  | { readonly kind: 'object'; readonly pairs: readonly (readonly [string, Constant])[] };
+// A span and a constant are the syntax tree's own shapes: the program holds copies of them, never
+// a node of the tree, so it still outlives the tree and travels as JSON.
+export type { Constant, Span };
 
 export type RefId = number;
 export type StepId = number;

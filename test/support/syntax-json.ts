@@ -4,6 +4,7 @@
  * names, values, and every node's anchor position in bytes, lines and code-point columns.
  */
 import { SourceText } from '../../src/flow/diagnostics/source-text';
+import { constantToPlan } from '../../src/flow/plan';
 import type * as ast from '../../src/flow/syntax/ast';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -34,23 +35,9 @@ function trim(value: number): string {
   return String(Number(value.toFixed(9)));
 }
 
+/** A constant as the reference writes it: the plan's form (durations and records tagged). */
 export function constantJson(constant: ast.Constant | null): Json {
-  if (constant === null) return null;
-  switch (constant.kind) {
-    case 'null':
-      return null;
-    case 'bool':
-    case 'integer':
-    case 'number':
-    case 'string':
-      return constant.value;
-    case 'duration':
-      return { $duration: constant.seconds };
-    case 'list':
-      return constant.items.map(constantJson);
-    case 'object':
-      return { $object: constant.pairs.map(([key, value]) => [key, constantJson(value)]) };
-  }
+  return constant === null ? null : constantToPlan(constant);
 }
 
 export class SyntaxJson {

@@ -17,7 +17,7 @@ import type {
   TypeExpression,
   Word,
 } from './ast';
-import { Builder, childNamed, childrenOf, nextOf, quoted } from './builder';
+import { Builder, childNamed, childrenOf, hasError, nextOf, quoted } from './builder';
 import { expression, isExpressionNode, numberConstant, stringRun, typeExpression, word } from './build-expressions';
 import { isStatementNode, statement } from './build-statements';
 import { constantValue } from './constant';
@@ -183,7 +183,7 @@ function enumeration(builder: Builder, node: LezerNode | undefined): Constant[] 
   const built = expression(builder, node, node.from);
   const constant = constantValue(built);
   if (constant === null) {
-    if (built.kind !== 'error' && !containsError(node)) builder.reportAt('flow.syntax.constant-required', "'one of' takes a list of constant values.", node.from);
+    if (built.kind !== 'error' && !hasError(node)) builder.reportAt('flow.syntax.constant-required', "'one of' takes a list of constant values.", node.from);
     return null;
   }
   if (constant.kind !== 'list') {
@@ -200,23 +200,10 @@ function enumeration(builder: Builder, node: LezerNode | undefined): Constant[] 
 function constantAt(builder: Builder, node: LezerNode | undefined, offset: number, message: string): Constant | null {
   const built = expression(builder, node, offset);
   const constant = constantValue(built);
-  if (constant === null && built.kind !== 'error' && !(node && containsError(node))) {
+  if (constant === null && built.kind !== 'error' && !(node && hasError(node))) {
     builder.reportAt('flow.syntax.constant-required', message, node ? node.from : offset);
   }
   return constant;
-}
-
-/** Whether recovery left an error marker inside `node` (its syntax is already reported, and what
- * the reference made of it is not a question this can answer). */
-function containsError(node: LezerNode): boolean {
-  let found = false;
-  node.toTree().iterate({
-    enter(ref) {
-      if (ref.type.isError) found = true;
-      return !found;
-    },
-  });
-  return found;
 }
 
 // --- flows -------------------------------------------------------------------------------------
