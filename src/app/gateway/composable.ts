@@ -6,7 +6,10 @@
  * inserts.
  */
 import type { Catalogue } from '../../flow/catalogue';
+import { composableAction } from '../../gateway/flow-tools/composable';
 import type { ActionSchema } from '../../wire/schema';
+
+/** A port as the page reads it from `flow_actions`: every mark present, as a boolean. */
 export interface ComposablePort {
   port: string;
   type: string;
@@ -78,22 +81,9 @@ export function catalogueOf(actions: readonly ComposableAction[]): Catalogue {
   };
 }
 
-/** An action schema described the way flow_actions describes one (autofilled inputs left out). */
+/** One of the page's own actions, described as the gateway's `flow_actions` describes its own. */
 export function composableOf(schema: ActionSchema, runnable: boolean): ComposableAction {
-  const port = (entry: ActionSchema['inputs'][number]): ComposablePort => ({
-    port: entry.name,
-    type: entry.type,
-    stream: !entry.unary,
-    required: entry.required,
-    description: entry.description ?? '',
-  });
-  return {
-    action: schema.name,
-    description: schema.description,
-    runnable,
-    inputs: schema.inputs.filter((entry) => !entry.autofill).map(port),
-    outputs: schema.outputs.map(port),
-  };
+  return readComposableActions([composableAction(schema, runnable)])[0]!;
 }
 
 /** A name for a step calling `action` that `source` does not use yet: `shell_execute`, `shell_execute2`… */

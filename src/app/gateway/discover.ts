@@ -9,10 +9,8 @@ import { documentEntries, schemaFromEntry, type SchemaEntry } from '../../wire/s
 import type { ActionSchema } from '../../wire/schema';
 import type { Session } from '../../wire/session';
 import { StatusCode, StatusError } from '../../wire/status';
-import { OPERATOR_TOOL_NAMES } from '../../gateway/activity/status-schema';
+import { FLOW_ACTIONS, FLOW_CHECK, FLOW_RUN, NOT_COMPOSABLE } from '../../gateway/flow-tools/schemas';
 import { readComposableActions, type ComposableAction } from './composable';
-
-export const FLOW_TOOLS = ['flow_actions', 'flow_check', 'flow_run'] as const;
 
 export interface GatewayOffer {
   /** Every action's schema, by name (reserved built-ins left out). */
@@ -39,7 +37,7 @@ export async function readAll(call: Invocation, port: string): Promise<unknown[]
 function composableFromEntries(entries: SchemaEntry[]): ComposableAction[] {
   return readComposableActions(
     entries
-      .filter((entry) => !(FLOW_TOOLS as readonly string[]).includes(entry.name) && !OPERATOR_TOOL_NAMES.includes(entry.name))
+      .filter((entry) => !NOT_COMPOSABLE.includes(entry.name))
       .map((entry) => ({
         action: entry.name,
         description: entry.description ?? '',
@@ -55,16 +53,16 @@ export async function discoverGateway(session: Session, headers: Headers = new M
   const document = await session.listActions({ names: ['.*'], ports: 'all' });
   const entries = documentEntries(document);
   const schemas = new Map(entries.map((entry) => [entry.name, schemaFromEntry(entry)]));
-  const flowActions = schemas.get('flow_actions');
+  const flowActions = schemas.get(FLOW_ACTIONS);
   if (!flowActions) return { schemas, composable: composableFromEntries(entries), flowTools: false };
   const call = session.invoke(flowActions, { headers });
   for (const port of flowActions.inputs) call.input(port.name).close();
   const [answer] = await readAll(call, 'actions');
-  return { schemas, composable: readComposableActions(answer), flowTools: schemas.has('flow_check') && schemas.has('flow_run') };
+  return { schemas, composable: readComposableActions(answer), flowTools: schemas.has(FLOW_CHECK) && schemas.has(FLOW_RUN) };
 }
 
 /** The schema of a flow tool, or FAILED_PRECONDITION saying the gateway has none. */
-export function flowTool(offer: GatewayOffer | null, name: (typeof FLOW_TOOLS)[number]): ActionSchema {
+export function flowTool(offer: GatewayOffer | null, name: typeof FLOW_CHECK | typeof FLOW_RUN): ActionSchema {
   const schema = offer?.schemas.get(name);
   if (!schema) {
     throw new StatusError(

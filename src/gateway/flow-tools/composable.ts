@@ -1,7 +1,12 @@
+/**
+ * What a flow may compose, as `flow_actions` answers it, and the compiler's catalogue of a
+ * registry. Isomorphic: the playground describes its own actions with `composableAction` too, so
+ * a page action and a gateway action look the same to the editor.
+ */
 import type { Catalogue, CatalogueAction, CataloguePort } from '../../flow/catalogue.js';
 import { isReservedName } from '../../wire/names.js';
 import type { ActionRegistry } from '../../wire/registry.js';
-import type { PortSchema } from '../../wire/schema.js';
+import type { ActionSchema, PortSchema } from '../../wire/schema.js';
 import { NOT_COMPOSABLE } from './schemas.js';
 
 /** One port as a flow author sees it: `stream` rather than `unary`. */
@@ -33,21 +38,26 @@ function describePort(port: PortSchema): ComposablePort {
   };
 }
 
+/** One action as `flow_actions` lists it, without the inputs the runtime fills in itself. */
+export function composableAction(schema: ActionSchema, runnable: boolean): ComposableAction {
+  return {
+    action: schema.name,
+    description: schema.description,
+    runnable,
+    inputs: schema.inputs.filter((port) => !port.autofill).map(describePort),
+    outputs: schema.outputs.map(describePort),
+  };
+}
+
 /**
  * The actions a caller may compose: every registered action the allow-list admits, minus
- * reserved names, the flow tools and the operator tools, without the inputs the runtime fills in itself.
+ * reserved names, the flow tools and the operator tools.
  */
 export function composableActions(registry: ActionRegistry, allowed: (name: string) => boolean): ComposableAction[] {
   return registry
     .list()
     .filter(({ schema }) => !isReservedName(schema.name) && !NOT_COMPOSABLE.includes(schema.name) && allowed(schema.name))
-    .map(({ schema, handler }) => ({
-      action: schema.name,
-      description: schema.description,
-      runnable: handler !== undefined,
-      inputs: schema.inputs.filter((port) => !port.autofill).map(describePort),
-      outputs: schema.outputs.map(describePort),
-    }));
+    .map(({ schema, handler }) => composableAction(schema, handler !== undefined));
 }
 
 function cataloguePort(port: PortSchema): CataloguePort {
