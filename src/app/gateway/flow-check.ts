@@ -5,6 +5,7 @@
  * placed in the source so the editor can mark it.
  */
 import { SourceText } from '../../flow/diagnostics/source-text';
+import type { PlanFlow } from '../../flow/plan';
 import type { Headers } from '../../wire/action';
 import { Chunk } from '../../wire/chunk';
 import type { ActionSchema } from '../../wire/schema';
@@ -13,9 +14,10 @@ import { Status } from '../../wire/status';
 import type { PlanFlowLike } from '../plan/graph';
 import { readAll } from './discover';
 
+/** A `flow.plan/v1` envelope as the page reads it (see `PlanFlowLike`). */
 export interface PlanEnvelopeLike {
   format?: string;
-  flows: (PlanFlowLike & { entry?: boolean; description?: string })[];
+  flows: (PlanFlowLike & Partial<Pick<PlanFlow, 'entry' | 'description'>>)[];
 }
 
 /** The gateway's refusal, placed in the source (UTF-16 offsets). */

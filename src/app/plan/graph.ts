@@ -9,33 +9,22 @@
  * declares (a loop variable) is taken to come from the loop itself.
  */
 
+import type { PlanFlow, PlanPort, PlanStep } from '../../flow/plan';
 import { canonical, clauseWords, constantWords, operatorWords, sourceWords } from '../../flow/vocabulary';
 
-/** The parts of a plan step this reads (structurally the checker's `PlanStep`). */
-export interface PlanStepLike {
-  step: string;
-  label: string;
-  after?: string[];
-  action?: string;
-  mode?: string;
-  try?: true;
-  via?: string;
-  timeout?: number;
-  from?: string;
-  of?: string;
-  to?: string;
-  body?: PlanStepLike[];
-  then?: PlanStepLike[];
-  else?: PlanStepLike[];
+/** A plan step: the checker's own type (a gateway's answer is read as one). */
+export type PlanStepLike = PlanStep;
+
+/**
+ * The parts of a plan flow the page reads. A real A11 gateway's `flow_check` may leave out what
+ * the page does not need, so only these are relied on.
+ */
+export interface PlanFlowLike extends Pick<PlanFlow, 'flow' | 'steps'> {
+  inputs: Record<string, PlanPortLike>;
+  outputs: Record<string, PlanPortLike>;
 }
 
-/** The parts of a plan flow this reads (structurally the checker's `PlanFlow`). */
-export interface PlanFlowLike {
-  flow: string;
-  inputs: Record<string, { type: string; unary: boolean; required: boolean }>;
-  outputs: Record<string, { type: string; unary: boolean; required: boolean }>;
-  steps: PlanStepLike[];
-}
+export type PlanPortLike = Pick<PlanPort, 'type' | 'unary' | 'required'>;
 
 export type VertexKind = 'input' | 'output' | 'action' | 'node' | 'constant' | 'control';
 
