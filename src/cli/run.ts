@@ -5,16 +5,11 @@
  * and cannot be widened from inside the file.
  */
 import { readFileSync } from 'node:fs';
-import { readOnlyPolicy, type FlowPolicy } from '../gateway/stdlib/index.js';
 import { parseDuration } from '../flow/runtime/values/time.js';
 import { parseLogLevel } from '../wire/log.js';
-import { UsageError, type Command, type ParsedArgs } from './command.js';
+import { UsageError, type Command } from './command.js';
+import { list, policyFrom, policyOptions } from './policy.js';
 import { runProgram } from './run-program.js';
-
-function list(value: ParsedArgs['values'][string]): string[] {
-  if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).map(String);
-}
 
 /** `--input name=value`: the value read as JSON where it is JSON (`limit=3` is a number, `q=who?` a string). */
 export function parseInput(given: string): [string, unknown] {
@@ -26,21 +21,6 @@ export function parseInput(given: string): [string, unknown] {
   } catch {
     return [given.slice(0, equals), text];
   }
-}
-
-export function policyFrom(values: ParsedArgs['values']): FlowPolicy {
-  const roots = list(values.root);
-  const unrestricted = values.unrestricted === true;
-  const policy = readOnlyPolicy(roots.length || unrestricted ? roots : ['.']);
-  policy.unrestricted = unrestricted;
-  policy.writable = values['allow-write'] === true;
-  const run = values['allow-run'] === true;
-  policy.processes = { enabled: run, anyProgram: run, programs: [], inheritEnvironment: run };
-  const local = values['allow-local-net'] === true;
-  const net = values['allow-net'] === true || local;
-  policy.network = { enabled: net, anyHost: net, hosts: [], allowLoopback: local, allowPrivate: local, allowLinkLocal: local };
-  policy.environment = { names: list(values['allow-env']), anyName: false };
-  return policy;
 }
 
 export const runCommand: Command = {
@@ -72,13 +52,7 @@ export const runCommand: Command = {
     flow: { type: 'string' },
     input: { type: 'string', multiple: true },
     timeout: { type: 'string' },
-    root: { type: 'string', multiple: true },
-    'allow-write': { type: 'boolean' },
-    'allow-run': { type: 'boolean' },
-    'allow-net': { type: 'boolean' },
-    'allow-local-net': { type: 'boolean' },
-    'allow-env': { type: 'string', multiple: true },
-    unrestricted: { type: 'boolean' },
+    ...policyOptions,
     'log-level': { type: 'string' },
   },
   allowPositionals: true,

@@ -4,7 +4,7 @@ import { startGateway, type StartedGateway } from '../gateway/start.js';
 import { createLogger, LOG_SEVERITIES, type Severity } from '../gateway/logger.js';
 import { isLoopback } from '../gateway/security.js';
 import { UsageError, type Command, type ParsedArgs } from './command.js';
-import { policyFrom } from './run.js';
+import { policyFrom, policyOptions } from './policy.js';
 import type { FlowPolicy } from '../gateway/stdlib/index.js';
 
 /**
@@ -92,13 +92,7 @@ export const serveCommand: Command = {
     'no-speech-recognition': { type: 'boolean', default: false },
     'no-flow-tools': { type: 'boolean', default: false },
     'no-stdlib': { type: 'boolean', default: false },
-    root: { type: 'string', multiple: true },
-    'allow-write': { type: 'boolean' },
-    'allow-run': { type: 'boolean' },
-    'allow-net': { type: 'boolean' },
-    'allow-local-net': { type: 'boolean' },
-    'allow-env': { type: 'string', multiple: true },
-    unrestricted: { type: 'boolean' },
+    ...policyOptions,
     'data-dir': { type: 'string' },
     'microphone-file': { type: 'string' },
     'max-connections': { type: 'string' },

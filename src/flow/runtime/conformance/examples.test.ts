@@ -16,7 +16,8 @@ import { runA11, stopA11 } from '../../../../test/support/a11.js';
 import { A11_BIN, A11_MISSING, PROJECT_ROOT, REFERENCE_DIR, REFERENCE_MISSING, referencePath } from '../../../../test/support/reference.js';
 import { parseCommandArgs } from '../../../cli/command.js';
 import { runProgram } from '../../../cli/run-program.js';
-import { policyFrom, runCommand } from '../../../cli/run.js';
+import { policyFrom } from '../../../cli/policy.js';
+import { runCommand } from '../../../cli/run.js';
 
 interface Run {
   exit: number;

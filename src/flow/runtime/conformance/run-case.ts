@@ -9,7 +9,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { runA11 } from '../../../../test/support/a11.js';
 import { runProgram } from '../../../cli/run-program.js';
 import { parseCommandArgs } from '../../../cli/command.js';
-import { parseInput, policyFrom, runCommand } from '../../../cli/run.js';
+import { policyFrom } from '../../../cli/policy.js';
+import { parseInput, runCommand } from '../../../cli/run.js';
 import { parseDuration } from '../values/time.js';
 import type { ConformanceCase } from './cases.js';
 
