@@ -12,30 +12,20 @@
  * error on either side is one the parser reports.
  */
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describeMismatch, isSyntaxMismatch, measureAgreement, type Case } from '../test/support/agreement.js';
-import { generateMutations } from '../test/support/mutations.js';
+import { generateMutations, mutationCase } from '../test/support/mutations.js';
 import { REFERENCE_A11 } from '../test/support/reference-checker.js';
-import { REFERENCE_DIR } from '../test/support/reference.js';
+import { referenceFlows } from '../test/support/reference.js';
 
 async function main(): Promise<number> {
   const count = Number(process.argv[2] ?? 600);
   const seed = Number(process.argv[3] ?? 20261130);
-  const dir = REFERENCE_DIR ? join(REFERENCE_DIR, 'flows') : null;
-  if (!dir || !existsSync(dir) || !REFERENCE_A11) {
+  const originals: Case[] = referenceFlows();
+  if (originals.length === 0 || !REFERENCE_A11) {
     process.stderr.write('needs the reference flows (../shared/reference) and a11-kit 0.4.4 (A11_BIN)\n');
     return 2;
   }
-  const originals: Case[] = readdirSync(dir)
-    .filter((name) => name.endsWith('.flow'))
-    .sort()
-    .map((name) => ({ name, source: readFileSync(join(dir, name), 'utf8') }));
-  const mutations: Case[] = generateMutations(originals, count, seed).map((mutation) => ({
-    name: `${mutation.origin} [${mutation.kind}]`,
-    source: mutation.source,
-    note: mutation.note,
-  }));
+  const mutations: Case[] = generateMutations(originals, count, seed).map(mutationCase);
   const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
   const lines: string[] = [];
   for (const [title, cases] of [

@@ -10,31 +10,20 @@
  * Prints the three rates (a parser error or not, the first error's code, its line:column) per
  * mutation kind and overall, then every mismatch.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { generateMutations } from '../test/support/mutations.js';
+import { generateMutations, mutationCase } from '../test/support/mutations.js';
 import { REFERENCE_A11, ReferenceChecker } from '../test/support/reference-checker.js';
-import { REFERENCE_DIR } from '../test/support/reference.js';
+import { referenceFlows } from '../test/support/reference.js';
 import { describeSyntaxMismatch, measureSyntaxAgreement, type SyntaxOutcome } from '../test/support/syntax-agreement.js';
 
 async function main(): Promise<number> {
   const count = Number(process.argv[2] ?? 600);
   const seed = Number(process.argv[3] ?? 20261130);
-  const dir = REFERENCE_DIR ? join(REFERENCE_DIR, 'flows') : null;
-  if (!dir || !existsSync(dir) || !REFERENCE_A11) {
+  const originals = referenceFlows();
+  if (originals.length === 0 || !REFERENCE_A11) {
     process.stderr.write('needs the reference flows (../shared/reference) and a11-kit 0.4.4 (A11_BIN)\n');
     return 2;
   }
-  const originals = readdirSync(dir)
-    .filter((name) => name.endsWith('.flow'))
-    .sort()
-    .map((name) => ({ name, source: readFileSync(join(dir, name), 'utf8') }));
-  const mutations = generateMutations(originals, count, seed).map((mutation) => ({
-    name: `${mutation.origin} [${mutation.kind}]`,
-    kind: mutation.kind,
-    source: mutation.source,
-    note: mutation.note,
-  }));
+  const mutations = generateMutations(originals, count, seed).map(mutationCase);
   const reference = new ReferenceChecker(REFERENCE_A11);
   try {
     const report = await measureSyntaxAgreement(mutations, reference);

@@ -1,10 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Stack } from '@lezer/lr';
-import { fileTests } from '@lezer/generator/test';
 import { describe, expect, test } from 'vitest';
 import { generateMutations } from '../test/support/mutations';
-import { REFERENCE_DIR } from '../test/support/reference';
+import { grammarTestCases } from '../test/support/grammar-tests';
+import { REFERENCE_DIR, REFERENCE_MISSING, referenceFlows } from '../test/support/reference';
 import { canShift } from './can-shift';
 import { parser } from './index';
 
@@ -28,20 +26,15 @@ function disagreements(source: string): string[] {
   }
 }
 
-const grammarTests = readdirSync(join(import.meta.dirname, 'test'))
-  .filter((name) => name.endsWith('.txt'))
-  .flatMap((file) => fileTests(readFileSync(join(import.meta.dirname, 'test', file), 'utf8'), file).map((spec) => ({ name: `${file}: ${spec.name}`, source: spec.text })));
+const grammarTests = grammarTestCases();
 
 describe("canShift agrees with Lezer's", () => {
   test('on every stack of every grammar test', () => {
     for (const { name, source } of grammarTests) expect(disagreements(source), name).toEqual([]);
   });
 
-  test.skipIf(!REFERENCE_DIR)('on every stack of 150 seeded mutations of the reference flows', () => {
-    const flows = readdirSync(join(REFERENCE_DIR!, 'flows'))
-      .filter((name) => name.endsWith('.flow'))
-      .map((name) => ({ name, source: readFileSync(join(REFERENCE_DIR!, 'flows', name), 'utf8') }));
-    for (const mutation of generateMutations(flows, 150, 11_2026)) {
+  test.skipIf(!REFERENCE_DIR)(`on every stack of 150 seeded mutations of the reference flows${REFERENCE_DIR ? '' : ` (${REFERENCE_MISSING})`}`, () => {
+    for (const mutation of generateMutations(referenceFlows(), 150, 11_2026)) {
       expect(disagreements(mutation.source), `${mutation.origin}: ${mutation.note}`).toEqual([]);
     }
   }, 120_000);

@@ -1,7 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_DIR } from '../../test/support/reference.js';
+import { referenceFlows as readReferenceFlows } from '../../test/support/reference.js';
 import { seededRandom } from '../../test/support/mutations.js';
 import { compileFlow } from './compile.js';
 
@@ -11,8 +9,7 @@ import { compileFlow } from './compile.js';
  * the bound on how long any of it may take.
  */
 
-const flowsDir = REFERENCE_DIR ? join(REFERENCE_DIR, 'flows') : null;
-const referenceFlows = flowsDir && existsSync(flowsDir) ? readdirSync(flowsDir).map((name) => readFileSync(join(flowsDir, name), 'utf8')) : [];
+const referenceFlows = readReferenceFlows().map((flow) => flow.source);
 
 const SAMPLE = [
   'flow f {',

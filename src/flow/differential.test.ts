@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeMismatch, measureAgreement, type AgreementReport, type Case } from '../../test/support/agreement.js';
-import { generateMutations } from '../../test/support/mutations.js';
+import { generateMutations, mutationCase } from '../../test/support/mutations.js';
 import { REFERENCE_A11, referenceCheckFile } from '../../test/support/reference-checker.js';
-import { REFERENCE_DIR } from '../../test/support/reference.js';
+import { REFERENCE_DIR, referenceFlows } from '../../test/support/reference.js';
 import { diagnosticsEnvelope } from './diagnostics/wire.js';
 import { compileFlow } from './compile.js';
 
@@ -21,12 +21,7 @@ const BAR = 0.95;
 const dir = REFERENCE_DIR ? join(REFERENCE_DIR, 'flows') : null;
 const available = dir !== null && existsSync(dir) && REFERENCE_A11 !== null;
 
-function originals(): Case[] {
-  return readdirSync(dir!)
-    .filter((name) => name.endsWith('.flow'))
-    .sort()
-    .map((name) => ({ name, source: readFileSync(join(dir!, name), 'utf8') }));
-}
+const originals = (): Case[] => referenceFlows();
 
 function summary(report: AgreementReport): string {
   const misses = report.outcomes.filter((outcome) => !outcome.codeAgrees || !outcome.positionAgrees).map(describeMismatch);
@@ -55,7 +50,7 @@ describe.skipIf(!available)(
     it('agrees on at least 95% of 600 seeded mutations, on each measure', async () => {
       const mutations = generateMutations(originals(), 600, 20261130);
       expect(mutations.length).toBeGreaterThanOrEqual(500);
-      const report = await measureAgreement(mutations.map((m) => ({ name: `${m.origin} [${m.kind}]`, source: m.source, note: m.note })));
+      const report = await measureAgreement(mutations.map(mutationCase));
       expect(report.errorRate, summary(report)).toBeGreaterThanOrEqual(BAR);
       expect(report.codeRate, summary(report)).toBeGreaterThanOrEqual(BAR);
       expect(report.positionRate, summary(report)).toBeGreaterThanOrEqual(BAR);

@@ -31,24 +31,51 @@ interface FirstError {
   family: string;
 }
 
-export interface CaseOutcome {
-  case: Case;
-  ours: FirstError | null;
-  theirs: FirstError | null;
-  /** Whether either side's parser found the text unreadable (so the trees may differ in recovery). */
-  parserTrouble: boolean;
+/** Whether two first errors agree: on there being one, on its code, on its `line:column`. */
+export interface Agreement {
   errorAgrees: boolean;
   codeAgrees: boolean;
   positionAgrees: boolean;
 }
 
-export interface AgreementReport {
+export function compareFirstErrors(ours: { code: string; at: string } | null, theirs: { code: string; at: string } | null): Agreement {
+  const errorAgrees = (ours === null) === (theirs === null);
+  return {
+    errorAgrees,
+    codeAgrees: errorAgrees && (ours === null || ours.code === theirs?.code),
+    positionAgrees: errorAgrees && (ours === null || ours.at === theirs?.at),
+  };
+}
+
+/** The share of outcomes agreeing on each of the three (1 for no outcomes). */
+export interface AgreementRates<Outcome extends Agreement> {
   cases: number;
   errorRate: number;
   codeRate: number;
   positionRate: number;
-  outcomes: CaseOutcome[];
+  outcomes: Outcome[];
 }
+
+export function agreementRates<Outcome extends Agreement>(outcomes: Outcome[]): AgreementRates<Outcome> {
+  const rate = (test: (outcome: Outcome) => boolean) => (outcomes.length ? outcomes.filter(test).length / outcomes.length : 1);
+  return {
+    cases: outcomes.length,
+    errorRate: rate((outcome) => outcome.errorAgrees),
+    codeRate: rate((outcome) => outcome.codeAgrees),
+    positionRate: rate((outcome) => outcome.positionAgrees),
+    outcomes,
+  };
+}
+
+export interface CaseOutcome extends Agreement {
+  case: Case;
+  ours: FirstError | null;
+  theirs: FirstError | null;
+  /** Whether either side's parser found the text unreadable (so the trees may differ in recovery). */
+  parserTrouble: boolean;
+}
+
+export type AgreementReport = AgreementRates<CaseOutcome>;
 
 function firstError(diagnostics: readonly Pick<ReferenceDiagnostic, 'code' | 'severity' | 'family' | 'range'>[]): FirstError | null {
   const first = diagnostics.find((diagnostic) => diagnostic.severity === 'error');
@@ -66,11 +93,6 @@ export function ourDiagnostics(source: string): Pick<ReferenceDiagnostic, 'code'
   }
 }
 
-/** Our first error, as `flowplay check --format json` would report it. */
-export function ourFirstError(source: string): FirstError | null {
-  return firstError(ourDiagnostics(source));
-}
-
 const parserError = (diagnostic: Pick<ReferenceDiagnostic, 'code' | 'severity' | 'family'>) =>
   diagnostic.severity === 'error' && (diagnostic.family === 'syntax' || PARSER_CODES.has(diagnostic.code));
 
@@ -84,24 +106,13 @@ export async function measureAgreement(cases: readonly Case[], checker = new Ref
       const theirs = firstError(reference);
       const ours = firstError(mine);
       const parserTrouble = reference.some(parserError) || mine.some(parserError);
-      const errorAgrees = (ours === null) === (theirs === null);
-      const codeAgrees = errorAgrees && (ours === null || ours.code === theirs?.code);
-      const positionAgrees = errorAgrees && (ours === null || ours.at === theirs?.at);
-      outcomes.push({ case: one, ours, theirs, parserTrouble, errorAgrees, codeAgrees, positionAgrees });
+      outcomes.push({ case: one, ours, theirs, parserTrouble, ...compareFirstErrors(ours, theirs) });
     });
   } finally {
     checker.close();
   }
-  const rate = (test: (outcome: CaseOutcome) => boolean) => (outcomes.length ? outcomes.filter(test).length / outcomes.length : 1);
-  return {
-    cases: outcomes.length,
-    errorRate: rate((outcome) => outcome.errorAgrees),
-    codeRate: rate((outcome) => outcome.codeAgrees),
-    positionRate: rate((outcome) => outcome.positionAgrees),
-    outcomes,
-  };
+  return agreementRates(outcomes);
 }
-
 
 /**
  * A mismatch is the syntax layer's when either parser found something unreadable: the trees then

@@ -55,6 +55,11 @@ export interface Mutation {
   source: string;
 }
 
+/** A mutation as a named case of an agreement measure: `origin.flow [kind]`, with its note. */
+export function mutationCase(mutation: Mutation): { name: string; kind: MutationKind; source: string; note: string } {
+  return { name: `${mutation.origin} [${mutation.kind}]`, kind: mutation.kind, source: mutation.source, note: mutation.note };
+}
+
 /** A small, fast, seeded PRNG (mulberry32). */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;

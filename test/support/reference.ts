@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,4 +31,20 @@ export const A11_MISSING = 'a11-kit not installed: run scripts/install-test-deps
 export function referencePath(...parts: string[]): string {
   if (!REFERENCE_DIR) throw new Error(REFERENCE_MISSING);
   return join(REFERENCE_DIR, ...parts);
+}
+
+export interface ReferenceFlow {
+  /** The file's name in `flows/`, e.g. `examples__006-flow-programs__wc.flow`. */
+  name: string;
+  source: string;
+}
+
+/** Every reference flow (`flows/*.flow`), sorted by name; empty when the conformance data is absent. */
+export function referenceFlows(): ReferenceFlow[] {
+  const dir = REFERENCE_DIR ? join(REFERENCE_DIR, 'flows') : null;
+  if (!dir || !existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.flow'))
+    .sort()
+    .map((name) => ({ name, source: readFileSync(join(dir, name), 'utf8') }));
 }

@@ -6,6 +6,7 @@
  */
 import { SourceText } from '../../src/flow/diagnostics/source-text';
 import { parseFlow } from '../../src/flow/syntax/parse';
+import { agreementRates, compareFirstErrors, type Agreement, type AgreementRates } from './agreement';
 import type { ReferenceChecker, ReferenceDiagnostic } from './reference-checker';
 
 export interface SyntaxCase {
@@ -21,22 +22,13 @@ export interface FirstSyntaxError {
   message: string;
 }
 
-export interface SyntaxOutcome {
+export interface SyntaxOutcome extends Agreement {
   case: SyntaxCase;
   ours: FirstSyntaxError | null;
   theirs: FirstSyntaxError | null;
-  errorAgrees: boolean;
-  codeAgrees: boolean;
-  positionAgrees: boolean;
 }
 
-export interface SyntaxAgreement {
-  cases: number;
-  errorRate: number;
-  codeRate: number;
-  positionRate: number;
-  outcomes: SyntaxOutcome[];
-}
+export type SyntaxAgreement = AgreementRates<SyntaxOutcome>;
 
 const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -61,24 +53,9 @@ export async function measureSyntaxAgreement(cases: readonly SyntaxCase[], refer
   const outcomes = cases.map((one, index): SyntaxOutcome => {
     const theirs = theirFirst(answers[index]!.diagnostics);
     const ours = ourFirstSyntaxError(one.source);
-    const errorAgrees = (ours === null) === (theirs === null);
-    return {
-      case: one,
-      ours,
-      theirs,
-      errorAgrees,
-      codeAgrees: errorAgrees && (ours === null || ours.code === theirs?.code),
-      positionAgrees: errorAgrees && (ours === null || ours.at === theirs?.at),
-    };
+    return { case: one, ours, theirs, ...compareFirstErrors(ours, theirs) };
   });
-  const rate = (test: (outcome: SyntaxOutcome) => boolean): number => (outcomes.length ? outcomes.filter(test).length / outcomes.length : 1);
-  return {
-    cases: outcomes.length,
-    errorRate: rate((outcome) => outcome.errorAgrees),
-    codeRate: rate((outcome) => outcome.codeAgrees),
-    positionRate: rate((outcome) => outcome.positionAgrees),
-    outcomes,
-  };
+  return agreementRates(outcomes);
 }
 
 /** One line per mismatch, for a person to read. */

@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { generateMutations } from '../../../test/support/mutations';
+import { generateMutations, mutationCase } from '../../../test/support/mutations';
 import { REFERENCE_A11, ReferenceChecker } from '../../../test/support/reference-checker';
-import { A11_MISSING, REFERENCE_DIR, REFERENCE_MISSING } from '../../../test/support/reference';
+import { A11_MISSING, REFERENCE_DIR, REFERENCE_MISSING, referenceFlows } from '../../../test/support/reference';
 import { describeSyntaxMismatch, measureSyntaxAgreement } from '../../../test/support/syntax-agreement';
 import { SyntaxJson } from '../../../test/support/syntax-json';
 import { parseFlow } from './parse';
@@ -17,13 +15,7 @@ const ready = REFERENCE_DIR !== null && REFERENCE_A11 !== null;
 const why = REFERENCE_DIR === null ? REFERENCE_MISSING : A11_MISSING;
 
 describe.skipIf(!ready)(`our parser and the reference's ${ready ? '' : `(${why})`}`, () => {
-  const directory = join(REFERENCE_DIR ?? '', 'flows');
-  const flows = ready
-    ? readdirSync(directory)
-        .filter((name) => name.endsWith('.flow'))
-        .sort()
-        .map((name) => ({ name, source: readFileSync(join(directory, name), 'utf8') }))
-    : [];
+  const flows = ready ? referenceFlows() : [];
   const reference = ready ? new ReferenceChecker(REFERENCE_A11!) : null;
   afterAll(() => reference?.close());
 
@@ -36,11 +28,7 @@ describe.skipIf(!ready)(`our parser and the reference's ${ready ? '' : `(${why})
   });
 
   test('500 seeded mutations: the first problem agrees on at least 95% of them, on each measure', async () => {
-    const mutations = generateMutations(flows, 500, 20261130).map((mutation) => ({
-      name: `${mutation.origin} [${mutation.kind}]`,
-      source: mutation.source,
-      note: mutation.note,
-    }));
+    const mutations = generateMutations(flows, 500, 20261130).map(mutationCase);
     expect(mutations.length).toBe(500);
     const report = await measureSyntaxAgreement(mutations, reference!);
     const mismatches = report.outcomes.filter((outcome) => !(outcome.codeAgrees && outcome.positionAgrees));

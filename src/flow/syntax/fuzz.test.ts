@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { REFERENCE_DIR } from '../../../test/support/reference';
+import { referenceFlows } from '../../../test/support/reference';
 import * as vocabulary from '../vocabulary';
 import type { Span, SyntaxNode } from './ast';
 import { parseFlow } from './parse';
@@ -38,11 +36,7 @@ const example = `flow research {
 }
 `;
 
-const sources: string[] = [example];
-if (REFERENCE_DIR) {
-  const directory = join(REFERENCE_DIR, 'flows');
-  for (const name of readdirSync(directory)) sources.push(readFileSync(join(directory, name), 'utf8'));
-}
+const sources: string[] = [example, ...referenceFlows().map((flow) => flow.source)];
 
 const soupWords = [
   ...vocabulary.statementWords, ...vocabulary.clauseWords, ...vocabulary.declarationWords, ...vocabulary.logLevels,

@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { REFERENCE_DIR, REFERENCE_MISSING } from '../../../test/support/reference';
+import { REFERENCE_DIR, REFERENCE_MISSING, referenceFlows } from '../../../test/support/reference';
 import type { Pipe, Statement } from './ast';
 import { parseFlow } from './parse';
 
@@ -221,8 +219,7 @@ describe('the syntax tree', () => {
 });
 
 describe.skipIf(!REFERENCE_DIR)(`the reference flows ${REFERENCE_DIR ? '' : `(${REFERENCE_MISSING})`}`, () => {
-  const directory = join(REFERENCE_DIR ?? '', 'flows');
-  test.each(REFERENCE_DIR ? readdirSync(directory).filter((name) => name.endsWith('.flow')) : [])('%s has no syntax problems', (name) => {
-    expect(parseFlow(readFileSync(join(directory, name), 'utf8')).diagnostics).toEqual([]);
+  test.each(referenceFlows())('$name has no syntax problems', ({ source }) => {
+    expect(parseFlow(source).diagnostics).toEqual([]);
   });
 });
