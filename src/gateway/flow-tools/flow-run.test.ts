@@ -2,48 +2,23 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectCall, startCall, type CallResult } from '../../../test/support/actions.js';
 import { startTestGateway, type TestGateway } from '../../../test/support/flowplay-gateway.js';
+import { SHOUT, connectCaller, logText } from '../../../test/support/flow-tools.js';
 import { Chunk } from '../../wire/chunk.js';
-import { ActionRegistry } from '../../wire/registry.js';
 import type { Session } from '../../wire/session.js';
 import { Status, StatusCode } from '../../wire/status.js';
-import { listAudioInputsSchema } from '../actions/audio/schemas.js';
-import { flowActionsSchema, flowCheckSchema, flowOutputNodeId, flowInputNodeId, flowRunSchema } from './schemas.js';
-
-const SHOUT = `
-flow shout {
-  describe "Upper-cases words."
-  in  words: string stream required "Words."
-  out loud:  string stream "Upper-cased."
-  out first: string "The first word, upper-cased."
-  words | map upper(it) -> loud
-  words | first 1 | map upper(it) -> first
-}
-
-flow whisper {
-  in  word: string required
-  out quiet: string
-  word | map lower(it) -> quiet
-}
-`;
+import { flowOutputNodeId, flowInputNodeId, flowRunSchema } from './schemas.js';
 
 let gateway: TestGateway;
 let client: Session;
 
 beforeAll(async () => {
   gateway = await startTestGateway();
-  const registry = new ActionRegistry().register(listAudioInputsSchema, async (ctx) => {
-    await ctx.write('inputs', { index: 0, name: 'the caller mic', host_api: 'test', max_input_channels: 1, max_output_channels: 0, default_sample_rate: 16000, is_default_input: true, is_default_output: false });
-  });
-  client = await gateway.connect({ registry });
+  client = await connectCaller(gateway);
 });
 
 afterAll(async () => {
   await gateway?.close();
 });
-
-function check(source: string, headers: Record<string, string> = {}): Promise<CallResult> {
-  return collectCall(startCall(client, flowCheckSchema, { headers, inputs: { source: [source] } }));
-}
 
 function run(
   source: string,
@@ -62,8 +37,6 @@ function run(
     }),
   );
 }
-
-const logText = (result: CallResult) => result.log.map((record) => String(record.message)).join('\n');
 
 describe('flow_run', () => {
   it("runs the first named flow and returns its outputs: one value for a port, a list for a stream", async () => {
