@@ -16,7 +16,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +26,7 @@ import type { Session } from '../src/wire/session.js';
 import { Status, StatusCode } from '../src/wire/status.js';
 import { flowRunSchema } from '../src/gateway/flow-tools/schemas.js';
 import { startReferenceGateway } from '../test/support/gateway.js';
+import { freePortIn } from '../test/support/ports.js';
 import { A11_BIN } from '../test/support/reference.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -45,18 +45,8 @@ interface Gateway {
   stop(): Promise<void>;
 }
 
-/** A free port in this bench's range (8600–8649). */
-async function freePort(): Promise<number> {
-  for (let port = 8600; port <= 8649; port++) {
-    const free = await new Promise<boolean>((resolvePort) => {
-      const probe = createServer();
-      probe.once('error', () => resolvePort(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolvePort(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error('No free port in 8600–8649.');
-}
+/** This bench's own ports. */
+const freePort = () => freePortIn(8600, 8649);
 
 async function waitForPort(port: number, child: ChildProcess, name: string): Promise<void> {
   const deadline = Date.now() + 60_000;

@@ -17,7 +17,7 @@
  * none they say so and are skipped.
  */
 import { chromium, type Page } from '@playwright/test';
-import { startA11Gateway, type RunningA11Gateway } from '../e2e/support/a11-gateway';
+import { startReferenceGateway, type ReferenceGateway } from '../test/support/gateway';
 import { chromiumLaunchOptions } from '../e2e/support/browser';
 import { serveFlowplay } from '../test/support/flowplay';
 import { A11_BIN } from '../test/support/reference';
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   const gatewayFlag = process.argv.indexOf('--gateway');
   const served = await serveFlowplay();
   const browser = await chromium.launch(chromiumLaunchOptions());
-  let a11: RunningA11Gateway | undefined;
+  let a11: ReferenceGateway | undefined;
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(served.url);
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
     let gateway = gatewayFlag > 0 ? process.argv[gatewayFlag + 1] : undefined;
     const embeddedRuns = !(await page.getByText('does not serve flow_run').isVisible());
     if (!gateway && !embeddedRuns && A11_BIN) {
-      a11 = await startA11Gateway(['--no-audio-capture', '--no-speech-recognition']);
+      a11 = await startReferenceGateway(A11_BIN, ['--plain']);
       gateway = a11.url;
     }
     if (!gateway && !embeddedRuns) {

@@ -1,15 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { A11_BIN, A11_MISSING } from '../test/support/reference';
-import { startA11Gateway, type RunningA11Gateway } from './support/a11-gateway';
+import { startReferenceGateway, type ReferenceGateway } from '../test/support/gateway';
 import { connectTo, openPlayground, setSource } from './support/page';
 
 // The page against a real A11 gateway (a11-kit 0.4.4's `a11 gateway run`), not our own.
 test.describe('against a real a11 gateway', () => {
   test.skip(!A11_BIN, A11_MISSING);
-  let gateway: RunningA11Gateway;
+  let gateway: ReferenceGateway;
 
   test.beforeAll(async () => {
-    gateway = await startA11Gateway(['--no-audio-capture']);
+    gateway = await startReferenceGateway(A11_BIN!, ['--plain']);
   });
   test.afterAll(async () => {
     await gateway?.stop();

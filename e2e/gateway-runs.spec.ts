@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { gatewayStatusReportSchema, type GatewayStatusReport } from '../src/gateway/activity/status-schema';
-import { chromiumLaunchOptions } from './support/browser';
-import { openPlayground, setSource, withToken } from './support/page';
-import { speechWav } from './support/speech';
+import { openPlayground, setSource } from './support/page';
+import { withSpeakingMicrophone } from './support/speech';
 
 /** Whether a process whose command line holds `marker` is running on this machine. */
 function running(marker: string): boolean {
@@ -131,16 +130,7 @@ test.describe('runs on the gateway (flow_run)', () => {
 
 test('microphone → model: the gateway calls the page’s capture_audio, recognises the sentence and a model answers word by word', async ({ playwright }, testInfo) => {
   test.setTimeout(90_000);
-  // Silence first (the page opens the microphone and loads its worklet; the recogniser
-  // calibrates), then the sentence, then silence so the recogniser hears it end.
-  const wav = await speechWav('hello streaming world', { leadingSilenceSeconds: 2, silenceSeconds: 2, voice: 'en-us' });
-  const browser = await playwright.chromium.launch(chromiumLaunchOptions({ microphoneWav: wav }));
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(withToken('/'));
-    await page.evaluate(() => localStorage.clear());
-    await page.goto(withToken('/'));
-    await expect(page.getByTestId('connection-status')).toHaveText(/^Connected/);
+  await withSpeakingMicrophone(playwright, 'hello streaming world', async (page) => {
     await page.getByRole('button', { name: 'Examples' }).click();
     await page.getByRole('menuitem', { name: /Microphone/ }).click();
     await expect(page.getByRole('radio', { name: 'On the gateway' })).toBeChecked();
@@ -173,21 +163,12 @@ test('microphone → model: the gateway calls the page’s capture_audio, recogn
     await expect(values.getByRole('row').filter({ hasText: 'AudioBuffer' }).first()).toBeVisible();
     await page.getByRole('combobox', { name: 'Port' }).selectOption('');
     await page.screenshot({ path: testInfo.outputPath('microphone-to-model.png') });
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('a gateway flow calls the page’s capture_transcription: the page records, the gateway recognises', async ({ playwright }, testInfo) => {
   test.setTimeout(90_000);
-  const wav = await speechWav('hello streaming world', { leadingSilenceSeconds: 2, silenceSeconds: 2, voice: 'en-us' });
-  const browser = await playwright.chromium.launch(chromiumLaunchOptions({ microphoneWav: wav }));
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(withToken('/'));
-    await page.evaluate(() => localStorage.clear());
-    await page.goto(withToken('/'));
-    await expect(page.getByTestId('connection-status')).toHaveText(/^Connected/);
+  await withSpeakingMicrophone(playwright, 'hello streaming world', async (page) => {
     await setSource(
       page,
       `flow dictate {
@@ -214,7 +195,5 @@ test('a gateway flow calls the page’s capture_transcription: the page records,
     await expect(ports.getByText('capture_transcription.transcription_pieces')).toBeVisible();
     await expect(ports.getByText('capture_transcription.events')).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath('capture-transcription.png') });
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -1,22 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { chromiumLaunchOptions } from './support/browser';
-import { setSource, withToken } from './support/page';
-import { speechWav } from './support/speech';
+import { setSource } from './support/page';
+import { withSpeakingMicrophone } from './support/speech';
 
 // The microphone feeding an open AudioBuffer input port (input_streams), in a flow run in the
 // page whose `call` sends the audio to the gateway's transcribe_audio (pocketsphinx).
 test('the microphone feeds an AudioBuffer input port and the gateway transcribes it', async ({ playwright }, testInfo) => {
   test.setTimeout(90_000);
-  // Two seconds before the words: the page opens the microphone, loads its worklet and starts
-  // streaming, and the recogniser calibrates on silence, as a person waits for the mic to go live.
-  const wav = await speechWav('hello streaming world', { silenceSeconds: 2, leadingSilenceSeconds: 2, voice: 'en-us' });
-  const browser = await playwright.chromium.launch(chromiumLaunchOptions({ microphoneWav: wav }));
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(withToken('/'));
-    await page.evaluate(() => localStorage.clear());
-    await page.goto(withToken('/'));
-    await expect(page.getByTestId('connection-status')).toHaveText(/^Connected/);
+  await withSpeakingMicrophone(playwright, 'hello streaming world', async (page) => {
     await setSource(
       page,
       `flow transcribe {
@@ -44,7 +34,5 @@ test('the microphone feeds an AudioBuffer input port and the gateway transcribes
     await expect(ports.getByText('transcribe_audio.transcription_pieces')).toBeVisible();
     await expect(page.getByRole('table', { name: 'Values' }).getByRole('row').filter({ hasText: 'AudioBuffer' }).first()).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath('microphone-input.png') });
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePortIn } from './ports.js';
 
 /** Ports the wire suites may use for the reference gateway (the reference cannot take port 0). */
 const PORT_RANGE = { first: 8500, last: 8549 } as const;
@@ -25,7 +25,7 @@ export interface ReferenceGateway {
  * recognition off and a throwaway conversation store, and resolves once it listens.
  */
 export async function startReferenceGateway(a11Bin: string, extraArgs: string[] = []): Promise<ReferenceGateway> {
-  const port = await freePort();
+  const port = await freePortIn(PORT_RANGE.first, PORT_RANGE.last);
   const store = mkdtempSync(join(tmpdir(), 'a11-gateway-'));
   const child = spawn(
     a11Bin,
@@ -78,19 +78,3 @@ export async function startReferenceGateway(a11Bin: string, extraArgs: string[] 
   return { url: `ws://127.0.0.1:${port}/a11`, httpUrl: `http://127.0.0.1:${port}`, port, process: child, output: () => output, stop };
 }
 
-async function freePort(): Promise<number> {
-  const start = PORT_RANGE.first + Math.floor(Math.random() * (PORT_RANGE.last - PORT_RANGE.first + 1));
-  for (let offset = 0; offset <= PORT_RANGE.last - PORT_RANGE.first; offset++) {
-    const port = PORT_RANGE.first + ((start - PORT_RANGE.first + offset) % (PORT_RANGE.last - PORT_RANGE.first + 1));
-    if (await canListen(port)) return port;
-  }
-  throw new Error(`No free port in ${PORT_RANGE.first}–${PORT_RANGE.last}.`);
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
