@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_DIR, referencePath } from '../../test/support/reference.js';
+import { REFERENCE_DIR, REFERENCE_MISSING, referencePath } from '../../test/support/reference.js';
 import { mergeCatalogues, readCatalogue } from './catalogue.js';
 
 describe('flow.catalogue/v1', () => {
@@ -40,7 +40,8 @@ describe('flow.catalogue/v1', () => {
   });
 
   const file = REFERENCE_DIR ? referencePath('testdata/flow__catalogue.json') : null;
-  it.skipIf(!file || !existsSync(file))('reads the reference gateway catalogue', () => {
+  const available = file !== null && existsSync(file);
+  it.skipIf(!available)(`reads the reference gateway catalogue${available ? '' : ` (${REFERENCE_MISSING})`}`, () => {
     const catalogue = readCatalogue(JSON.parse(readFileSync(file!, 'utf8')));
     const capture = catalogue.actions.find((action) => action.name === 'capture_audio');
     expect(capture?.inputs.find((port) => port.name === 'control_events')?.unary).toBe(false);

@@ -287,7 +287,8 @@ describe('gateway_status and GET /status', () => {
   });
 });
 
-describe.skipIf(await new PocketsphinxBackend().unavailable())('speech and capture processes in the report', () => {
+const cannotHear = await new PocketsphinxBackend().unavailable();
+describe.skipIf(!!cannotHear)(`speech and capture processes in the report${cannotHear ? ` (${cannotHear})` : ''}`, () => {
   let dir = '';
   let wav = '';
   beforeAll(() => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A11_BIN } from '../../../test/support/reference.js';
+import { A11_BIN, A11_MISSING } from '../../../test/support/reference.js';
 import { builtins, clauseWords, modifierWords, stages, statementWords } from '../../flow/vocabulary.js';
 import { CLAUSE_USAGE, MODIFIER_USAGE, STATEMENT_USAGE } from './language-reference.js';
 import { getSkill, getSystemPrompt, renderSkillMarkdown, SKILL_DESCRIPTION, SKILL_NAME } from './prompt.js';
@@ -46,7 +46,7 @@ describe('the flow tools skill', () => {
     ]);
   });
 
-  it.skipIf(!A11_BIN)('has an example the reference compiler accepts', () => {
+  it.skipIf(!A11_BIN)(`has an example the reference compiler accepts${A11_BIN ? '' : ` (${A11_MISSING})`}`, () => {
     const example = /## An example[\s\S]*?```\n([\s\S]*?)```/.exec(getSystemPrompt())?.[1];
     expect(example).toBeDefined();
     const dir = mkdtempSync(join(tmpdir(), 'flowplay-skill-'));
