@@ -47,6 +47,7 @@ import { parseWithoutRecovery } from '../grammar/table-parse.js';
 import { compileFlow } from '../src/flow/compile.js';
 import { checkSyntaxTree } from '../src/flow/check/index.js';
 import { parseFlow } from '../src/flow/syntax/parse.js';
+import { REFERENCE_PYTHON } from '../test/support/reference-checker.js';
 
 /** A flow of about `lines` lines using most of the language, every name bound, nothing unused. */
 export function flowOfLines(lines: number): string {
@@ -105,8 +106,8 @@ function time(rounds: number, run: (round: number) => void): number {
 
 /** The reference's `a11.flow.loads`, timed in one Python process on the same sources. */
 function referenceTimes(sources: Record<string, string>, rounds: Record<string, number>): Record<string, number> | null {
-  const python = process.env.A11_PYTHON ?? '/opt/a11ref44/bin/python';
-  if (!existsSync(python)) return null;
+  const python = REFERENCE_PYTHON;
+  if (!python || !existsSync(python)) return null;
   const dir = mkdtempSync(join(tmpdir(), 'flowplay-bench-'));
   const input = join(dir, 'sources.json');
   writeFileSync(input, JSON.stringify({ sources, rounds }));

@@ -27,7 +27,7 @@ import { Status, StatusCode } from '../src/wire/status.js';
 import { flowRunSchema } from '../src/gateway/flow-tools/schemas.js';
 import { startReferenceGateway } from '../test/support/gateway.js';
 import { freePortIn } from '../test/support/ports.js';
-import { A11_BIN } from '../test/support/reference.js';
+import { REFERENCE_A11 } from '../test/support/reference-checker.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FLOW = `
@@ -185,7 +185,7 @@ async function main(): Promise<void> {
   const seconds = Number(values.seconds);
   const levels = String(values.concurrency).split(',').map(Number);
   const idle = Number(values.idle);
-  const bin = A11_BIN ?? (existsSync('/opt/a11ref44/bin/a11') ? '/opt/a11ref44/bin/a11' : null);
+  const bin = REFERENCE_A11;
   const oursOnly = values['ours-only'] === true;
   if (!bin && !oursOnly) {
     console.error('The reference gateway (a11-kit) is not installed: run scripts/install-test-deps.sh or set A11_BIN.');

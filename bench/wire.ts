@@ -20,10 +20,9 @@
  *   - the ratio ours/reference for each (latency: below 1 is faster; throughput: above 1 is faster).
  */
 
-import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startReferenceGateway } from '../test/support/gateway.js';
-import { A11_BIN } from '../test/support/reference.js';
+import { REFERENCE_A11 } from '../test/support/reference-checker.js';
 import { Chunk } from '../src/wire/chunk.js';
 import { connectSession, startWireServer } from '../src/wire/node-ws.js';
 import { ActionRegistry } from '../src/wire/registry.js';
@@ -100,11 +99,6 @@ async function referenceStream(client: Session): Promise<Throughput> {
   return drain(call, 'output_lines', start);
 }
 
-function referenceBin(): string | null {
-  if (A11_BIN) return A11_BIN;
-  return existsSync('/opt/a11ref44/bin/a11') ? '/opt/a11ref44/bin/a11' : null;
-}
-
 const fmt = (value: number, digits = 1) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const pad = (text: string, width: number) => text.padStart(width);
 
@@ -124,7 +118,7 @@ async function main(): Promise<void> {
 
   let refLatency: Latency | undefined;
   let refThroughput: Throughput | undefined;
-  const bin = OURS_ONLY ? null : referenceBin();
+  const bin = OURS_ONLY ? null : REFERENCE_A11;
   if (bin) {
     const gateway = await startReferenceGateway(bin);
     try {
