@@ -23,19 +23,12 @@ export const StatusCode = {
 } as const;
 
 export type StatusCodeName = keyof typeof StatusCode;
-export type StatusCodeNumber = (typeof StatusCode)[StatusCodeName];
 
 const NAMES: readonly StatusCodeName[] = Object.keys(StatusCode) as StatusCodeName[];
 
 /** `NOT_FOUND` for 5; `UNKNOWN` for a number outside the canonical range. */
 export function statusCodeName(code: number): StatusCodeName {
   return NAMES[code] ?? 'UNKNOWN';
-}
-
-/** Accepts `not_found`, `NOT-FOUND`, `NOT_FOUND`; undefined for anything else. */
-export function parseStatusCodeName(text: string): StatusCodeNumber | undefined {
-  const key = text.trim().toUpperCase().replaceAll('-', '_');
-  return Object.hasOwn(StatusCode, key) ? StatusCode[key as StatusCodeName] : undefined;
 }
 
 export type StatusDetail = Record<string, unknown>;

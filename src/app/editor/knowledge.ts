@@ -5,7 +5,6 @@
  * sibling flows. Built from the typed syntax tree; parses are cached by source text.
  */
 import type {
-  CallExpression,
   FlowDeclaration,
   SourceFile,
   Span,
@@ -58,12 +57,6 @@ function bodiesOf(statement: Statement): readonly (readonly Statement[])[] {
     default:
       return [];
   }
-}
-
-function callOf(statement: Statement): CallExpression | undefined {
-  if (statement.kind === 'bind' && statement.value.kind === 'call') return statement.value;
-  if (statement.kind === 'call-statement') return statement.call;
-  return undefined;
 }
 
 /** Every name visible at `pos` in its flow: ports, headers, and what statements bind. */
@@ -149,20 +142,4 @@ export function siblingFlows(file: SourceFile): ComposableAction[] {
 export function knownActions(file: SourceFile, discovered: readonly ComposableAction[]): ComposableAction[] {
   const own = siblingFlows(file);
   return [...own, ...discovered.filter((action) => !own.some((flow) => flow.action === action.action))];
-}
-
-/** The call statement whose argument list holds `pos`, if any (for completing port names). */
-export function callAround(file: SourceFile, pos: number): CallExpression | undefined {
-  const flow = flowAt(file, pos);
-  if (!flow) return undefined;
-  let found: CallExpression | undefined;
-  const visit = (statements: readonly Statement[]) => {
-    for (const statement of statements) {
-      const call = callOf(statement);
-      if (call && within(call.range, pos)) found = call;
-      for (const body of bodiesOf(statement)) visit(body);
-    }
-  };
-  visit(flow.body);
-  return found;
 }

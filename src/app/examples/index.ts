@@ -63,7 +63,3 @@ export const examples: readonly Example[] = [
     inputs: { count: 5 },
   },
 ];
-
-export function exampleById(id: string): Example | undefined {
-  return examples.find((example) => example.id === id);
-}

@@ -5,7 +5,7 @@
  * not at each of the places a ref is made — so a new kind of ref gets an answer by default.
  */
 
-import type { Body, BodyId, Ref, RefId, Span, StageOp, Step, StepId } from '../program.js';
+import type { Body, BodyId, Ref, RefId, StageOp, Step, StepId } from '../program.js';
 import { reducingStageNames } from '../vocabulary.js';
 
 /** A ref that did not resolve. Never reaches a program: a flow with an error has none. */
@@ -101,6 +101,3 @@ export class GraphBuilder {
 }
 
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** A span for things the language made rather than the author wrote. */
-export const NOWHERE: Span = { from: 0, to: 0 };

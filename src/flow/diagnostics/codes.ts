@@ -16,7 +16,6 @@ export type Severity = 'error' | 'warning' | 'weak-warning' | 'information';
 /** The grouping a reader thinks in; an editor makes each one a switchable inspection. */
 export type Family = 'syntax' | 'form' | 'name' | 'sequence' | 'barrier' | 'unused';
 
-export const severities: readonly Severity[] = ['error', 'warning', 'weak-warning', 'information'];
 export const families: readonly Family[] = ['syntax', 'form', 'name', 'sequence', 'barrier', 'unused'];
 
 /** Where a code comes from: the reference's published list, its unlisted ones, or ours alone. */

@@ -603,5 +603,3 @@ export type SyntaxNode =
   | CallExpression
   | CallModifiers
   | NodeExpression;
-
-export type SyntaxNodeKind = SyntaxNode['kind'];

@@ -6,7 +6,6 @@
  * they can, so a pipeline that is moving pays one await per batch rather than one per value, yet
  * a live stream still yields each value as it arrives.
  */
-import { StatusError, type Status } from '../../../wire/status.js';
 import type { Item } from '../values/chunks.js';
 
 /** How many values a pipe may run ahead of its reader. */
@@ -61,37 +60,6 @@ export class ListReader implements Reader {
 
   stop(): void {
     this.#at = this.items.length;
-  }
-}
-
-/** A reader of a stream whose producer failed before anyone read it. */
-export class FailedReader implements Reader {
-  constructor(private readonly status: Status) {}
-
-  read(): never {
-    throw new StatusError(this.status);
-  }
-
-  readUntil(): never {
-    throw new StatusError(this.status);
-  }
-
-  stop(): void {}
-}
-
-/** The next batch of a reader, awaited if it has to be. */
-export async function nextBatch(reader: Reader, limit = QUEUE_DEPTH): Promise<Item[] | null> {
-  return reader.read(limit);
-}
-
-/** Reads every item of `reader`, calling `each` per batch; returns when the stream ends. */
-export async function forEachBatch(reader: Reader, each: (batch: Item[]) => Maybe<void>, limit = QUEUE_DEPTH): Promise<void> {
-  for (;;) {
-    let batch = reader.read(limit);
-    if (isPromise(batch)) batch = await batch;
-    if (batch === null) return;
-    const done = each(batch);
-    if (isPromise(done)) await done;
   }
 }
 

@@ -10,7 +10,6 @@
  * JSON — encoded then, as the reference's host does, so the handler reads plain JSON). Into a node
  * of the flow's own, a value is kept as it is and only encoded if something needs its bytes.
  */
-import { decode as decodeMsgpack } from '@msgpack/msgpack';
 import { Chunk } from '../../../wire/chunk.js';
 import { encodeValue } from '../../../wire/codecs.js';
 import { Media, parseMimetype, type ParsedMimetype } from '../../../wire/media.js';
@@ -133,9 +132,4 @@ export function itemToChunk(item: Item, portType = ''): Chunk {
 /** An item written to a node of the flow's own. */
 export function itemToNodeChunk(item: Item): Chunk {
   return item instanceof Chunk ? item : valueToNodeChunk(item);
-}
-
-/** The value a msgpack payload holds, for callers holding bytes rather than a chunk. */
-export function decodeMsgpackBytes(bytes: Uint8Array): Value {
-  return decodeMsgpack(bytes) as Value;
 }

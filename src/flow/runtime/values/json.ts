@@ -9,7 +9,7 @@
  * apart), and answers undefined rather than throwing on text that is not JSON.
  */
 import { formatDouble, formatInteger } from './number-text.js';
-import { double, kindOf, newRecord, Real, type FlowRecord, type Value } from './value.js';
+import { double, kindOf, newRecord, type FlowRecord, type Value } from './value.js';
 
 const HEX = '0123456789abcdef';
 
@@ -248,9 +248,4 @@ export function parseJson(text: string): Value | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Whether a value is a whole-number double box (for callers that must not lose it). */
-export function isReal(value: Value): value is Real {
-  return value instanceof Real;
 }

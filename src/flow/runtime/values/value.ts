@@ -185,11 +185,6 @@ export function double(value: number): number | Real {
   return Number.isInteger(value) ? new Real(value) : value;
 }
 
-/** Whether a value is a number (integer or double) — not a bool. */
-export function isNumber(value: Value): value is number | Real {
-  return typeof value === 'number' || value instanceof Real;
-}
-
 /** Whether a value compares and adds as a number: a number or a bool. */
 export function countsAsNumber(value: Value): value is number | Real | boolean {
   return typeof value === 'number' || typeof value === 'boolean' || value instanceof Real;
@@ -199,16 +194,7 @@ export function isRecord(value: Value): value is FlowRecord {
   return kindOf(value) === 'object';
 }
 
-export function isList(value: Value): value is readonly Value[] {
-  return Array.isArray(value);
-}
-
 /** A fresh record with no prototype, so a key like `__proto__` is an ordinary key. */
 export function newRecord(): Record<string, Value> {
   return Object.create(null) as Record<string, Value>;
-}
-
-/** The pairs of a record, in insertion order. */
-export function recordEntries(record: FlowRecord): [string, Value][] {
-  return Object.entries(record);
 }
