@@ -5,7 +5,7 @@
  */
 import { StatusCode, StatusError } from '../../wire/status.js';
 import { canonical } from '../vocabulary.js';
-import { contains, lookup } from './values/access.js';
+import { contains, lengthOf, lookup } from './values/access.js';
 import { base64Decode, base64Encode } from './values/base64.js';
 import { truthy } from './values/compare.js';
 import { asDuration, asNumber, asText, asTime } from './values/convert.js';
@@ -15,7 +15,7 @@ import { compareKeys } from './values/json.js';
 import { matchValue, patternFor } from './values/pattern-value.js';
 import { strformat } from './values/strformat.js';
 import { nowInstant } from './values/time.js';
-import { codePointLength, sliceBounds, sliceCodePoints, trimAscii, utf8Encode } from './values/utf8.js';
+import { sliceBounds, sliceCodePoints, trimAscii, utf8Encode } from './values/utf8.js';
 import {
   ChunkValue,
   double,
@@ -83,20 +83,7 @@ function whole(value: Value): number {
 const table: Readonly<Record<string, Builtin>> = {
   len(args) {
     const first = arg(args, 0);
-    switch (kindOf(first)) {
-      case 'string':
-        return codePointLength(first as string);
-      case 'bytes':
-        return (first as Uint8Array).length;
-      case 'list':
-        return (first as readonly Value[]).length;
-      case 'object':
-        return Object.keys(first as FlowRecord).length;
-      case 'host':
-        return (first as HostValue).size() ?? 0;
-      default:
-        return 0;
-    }
+    return kindOf(first) === 'host' ? ((first as HostValue).size() ?? 0) : lengthOf(first);
   },
   lower: (args) => asciiCase(asText(arg(args, 0)), false),
   upper: (args) => asciiCase(asText(arg(args, 0)), true),

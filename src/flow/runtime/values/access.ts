@@ -3,8 +3,27 @@
  */
 import { asJson, asText } from './convert.js';
 import { valuesEqual } from './compare.js';
-import { sliceCodePoints } from './utf8.js';
+import { codePointLength, sliceCodePoints } from './utf8.js';
 import { HostValue, kindOf, newRecord, type FlowRecord, type Value } from './value.js';
+
+/**
+ * How many things a value holds: the code points of text, the bytes of bytes, a list's items, a
+ * record's keys; 0 for anything else (a host value answers for itself, see `len`).
+ */
+export function lengthOf(value: Value): number {
+  switch (kindOf(value)) {
+    case 'string':
+      return codePointLength(value as string);
+    case 'bytes':
+      return (value as Uint8Array).length;
+    case 'list':
+      return (value as readonly Value[]).length;
+    case 'object':
+      return Object.keys(value as FlowRecord).length;
+    default:
+      return 0;
+  }
+}
 
 /**
  * `key` out of `value`: a record's field, a list's item (negative counts from the end), a host

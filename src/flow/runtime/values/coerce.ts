@@ -6,12 +6,13 @@
  */
 import { StatusCode, StatusError } from '../../../wire/status.js';
 import type { Constant, FieldShape, StructShape, TypeRef } from '../../program.js';
+import { lengthOf } from './access.js';
 import { valuesEqual, truthy } from './compare.js';
 import { asDouble, asDuration, asNumber, asText, asTime } from './convert.js';
 import { constantValue } from './constants.js';
 import { NO_HOST_TYPES, unknownTypeError, type HostTypes } from './host-types.js';
 import { formatDouble } from './number-text.js';
-import { codePointLength, utf8Encode } from './utf8.js';
+import { utf8Encode } from './utf8.js';
 import { valueToChunk } from './chunks.js';
 import {
   ChunkValue,
@@ -160,23 +161,9 @@ function boundsLength(type: string): boolean {
   return ['string', 'text', 'bytes', 'list', 'array', 'object', 'json'].includes(type);
 }
 
-function extent(value: Value): number {
-  switch (kindOf(value)) {
-    case 'string':
-      return codePointLength(value as string);
-    case 'bytes':
-      return (value as Uint8Array).length;
-    case 'list':
-      return (value as readonly Value[]).length;
-    case 'object':
-      return Object.keys(value as FlowRecord).length;
-    default:
-      return 0;
-  }
-}
 
 function magnitude(value: Value, type: string): number {
-  if (boundsLength(type)) return extent(value);
+  if (boundsLength(type)) return lengthOf(value);
   if (value instanceof Duration) return value.seconds;
   if (value instanceof Instant) return Number(value.nanos) / 1e9;
   return asDouble(value);
