@@ -4,7 +4,7 @@
 import type { Tree } from '@lezer/common';
 import { nameLength, peekToken, readString, stringSource, type CharSource } from '../../../grammar/scan';
 import { canonical } from '../vocabulary';
-import { parser } from '../../../grammar/index';
+import { wholeFileParser as parser } from '../../../grammar/index';
 import { parseWithoutRecovery } from '../../../grammar/table-parse';
 import { tokenizerWork } from '../../../grammar/tokens';
 import type { SourceFile, Span } from './ast';
