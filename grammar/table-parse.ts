@@ -21,7 +21,7 @@
  * caller runs Lezer's parser, whose recovery decides what the mistake was. `table-parse.test.ts`
  * holds the two to the same tree on every input they both parse.
  */
-import { Tree, type Input } from '@lezer/common';
+import { Tree, type BufferCursor, type Input } from '@lezer/common';
 import { InputStream, type LRParser } from '@lezer/lr';
 import {
   AMBIGUOUS,
@@ -37,6 +37,7 @@ import {
   type ParserTables,
 } from './table-actions';
 import { TableStack } from './table-stack';
+import { BufferNodes, type NodeRecords } from './buffer-nodes';
 
 /** Lezer's `CachedToken`: what a tokenizer run leaves behind (InputStream writes into it). */
 class TokenSlot {
@@ -68,11 +69,79 @@ function stringInput(text: string): Input {
   };
 }
 
+/** Reads a node buffer backwards, as `Tree.build` wants it (Lezer's `FlatBufferCursor`). */
+class BufferReader implements BufferCursor {
+  constructor(
+    private readonly buffer: Int32Array,
+    private index: number,
+  ) {}
+  get id(): number {
+    return this.buffer[this.index - 4]!;
+  }
+  get start(): number {
+    return this.buffer[this.index - 3]!;
+  }
+  get end(): number {
+    return this.buffer[this.index - 2]!;
+  }
+  get size(): number {
+    return this.buffer[this.index - 1]!;
+  }
+  get pos(): number {
+    return this.index;
+  }
+  next(): void {
+    this.index -= 4;
+  }
+  fork(): BufferCursor {
+    return new BufferReader(this.buffer, this.index);
+  }
+}
+
+/**
+ * What a table-driven parse wrote, read two ways: as the tree Lezer's parser would give (for
+ * whoever keeps the tree), or as nodes read straight from the buffer (`buffer-nodes.ts`: for a
+ * reader that walks the tree once; building Lezer's tree is then work nobody uses).
+ */
+export class TableParse {
+  private tree: Tree | undefined;
+  private nodes: BufferNodes | undefined;
+
+  constructor(
+    private readonly tables: ParserTables,
+    private readonly records: NodeRecords,
+    /** How far the parse read: the length of the text. */
+    readonly length: number,
+  ) {}
+
+  toTree(): Tree {
+    return (this.tree ??= Tree.build({
+      buffer: new BufferReader(this.records.buffer, this.records.length),
+      nodeSet: this.tables.nodeSet,
+      topID: this.tables.top[1],
+      maxBufferLength: this.tables.bufferLength,
+      reused: [],
+      start: 0,
+      length: this.length,
+      minRepeatType: this.tables.minRepeatTerm,
+    }));
+  }
+
+  toNodes(): BufferNodes {
+    return (this.nodes ??= new BufferNodes(this.records, this.tables.nodeSet.types, this.tables.top[1], this.length, this.tables.minRepeatTerm));
+  }
+}
+
 /**
  * The tree Lezer's parser would give `source`, or `null` when the source needs Lezer's GLR or
  * error recovery (then call `parser.parse`).
  */
 export function parseWithoutRecovery(parser: LRParser, source: string): Tree | null {
+  return readWithoutRecovery(parser, source)?.toTree() ?? null;
+}
+
+/** The table-driven parse of `source`, or `null` when it needs Lezer's GLR or error recovery. */
+export function readWithoutRecovery(parser: LRParser, source: string): TableParse | null {
   const tables = parser as unknown as ParserTables;
   // Lezer's internals as this reads them; a Lezer that changed them gets its own parse instead.
   if (!(tables.states instanceof Uint32Array) || !tables.data || typeof tables.getGoto !== 'function') return null;
@@ -145,14 +214,5 @@ export function parseWithoutRecovery(parser: LRParser, source: string): Tree | n
     if (stack.bigReductions > MAX_BIG_REDUCTIONS) return null;
   }
 
-  return Tree.build({
-    buffer: stack.close(),
-    nodeSet: tables.nodeSet,
-    topID: tables.top[1],
-    maxBufferLength: tables.bufferLength,
-    reused: [],
-    start: 0,
-    length: stack.pos,
-    minRepeatType: tables.minRepeatTerm,
-  });
+  return new TableParse(tables, stack.close(), stack.pos);
 }

@@ -6,8 +6,8 @@
  * and lookahead records); `table-parse.test.ts` compares the trees node for node and buffer for
  * buffer. It is also the stack the tokenizers see: `canShift` and `context`.
  */
-import type { BufferCursor } from '@lezer/common';
 import type { InputStream } from '@lezer/lr';
+import type { NodeRecords } from './buffer-nodes';
 import {
   FLAG_SKIPPED,
   GOTO_FLAG,
@@ -30,35 +30,6 @@ import {
 const BIG_REDUCTION = 2000;
 const CONTEXT_RECORD = -3;
 const LOOKAHEAD_RECORD = -4;
-
-/** Reads a node buffer backwards, as `Tree.build` wants it (Lezer's `FlatBufferCursor`). */
-class BufferReader implements BufferCursor {
-  constructor(
-    private readonly buffer: Int32Array,
-    private index: number,
-  ) {}
-  get id(): number {
-    return this.buffer[this.index - 4]!;
-  }
-  get start(): number {
-    return this.buffer[this.index - 3]!;
-  }
-  get end(): number {
-    return this.buffer[this.index - 2]!;
-  }
-  get size(): number {
-    return this.buffer[this.index - 1]!;
-  }
-  get pos(): number {
-    return this.index;
-  }
-  next(): void {
-    this.index -= 4;
-  }
-  fork(): BufferCursor {
-    return new BufferReader(this.buffer, this.index);
-  }
-}
 
 export class TableStack {
   /** The parse state. */
@@ -247,11 +218,11 @@ export class TableStack {
     return true;
   }
 
-  /** Finishes the buffer (the last context and lookahead) and hands it out for `Tree.build`. */
-  close(): BufferCursor {
+  /** Finishes the buffer (the last context and lookahead) and hands it out. */
+  close(): NodeRecords {
     if (this.tracker && this.tracker.strict) this.emitContext();
     if (this.lookAhead > 0) this.emitLookAhead();
-    return new BufferReader(this.buffer, this.length);
+    return { buffer: this.buffer, length: this.length };
   }
 
   /** `Stack.canShift`: whether `term` is shifted here, perhaps after reductions. */

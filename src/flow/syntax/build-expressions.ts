@@ -1,7 +1,7 @@
 /**
  * Expressions, types and pipelines: from the Lezer tree to the syntax tree.
  */
-import type { SyntaxNode as LezerNode } from '@lezer/common';
+import type { NodeView as LezerNode } from '../../../grammar/buffer-nodes';
 import * as vocabulary from '../vocabulary';
 import type {
   BinaryOperator,

@@ -1,7 +1,7 @@
 /**
  * Pipelines and their stages: from the Lezer tree to the syntax tree.
  */
-import type { SyntaxNode as LezerNode } from '@lezer/common';
+import type { NodeView as LezerNode } from '../../../grammar/buffer-nodes';
 import * as vocabulary from '../vocabulary';
 import type { Expression, Pipeline, Stage, StageArgument } from './ast';
 import { Builder, childrenOf, hasError, nextOf, quoted } from './builder';

@@ -1,7 +1,7 @@
 /**
  * Statements and calls: from the Lezer tree to the syntax tree.
  */
-import type { SyntaxNode as LezerNode } from '@lezer/common';
+import type { NodeView as LezerNode } from '../../../grammar/buffer-nodes';
 import type {
   BindValue,
   CallArgument,

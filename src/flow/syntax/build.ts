@@ -2,7 +2,7 @@
  * Declarations — structs, fields, flows, ports, headers — and the file: the top of the
  * conversion from the Lezer tree to the syntax tree.
  */
-import type { SyntaxNode as LezerNode, Tree } from '@lezer/common';
+import type { NodeView as LezerNode } from '../../../grammar/buffer-nodes';
 import * as vocabulary from '../vocabulary';
 import type {
   Constant,
@@ -24,8 +24,7 @@ import { constantValue } from './constant';
 import { durationSeconds } from './literals';
 
 /** The syntax tree of a whole file, with what the reading found wrong recorded in `builder`. */
-export function buildSourceFile(builder: Builder, tree: Tree): SourceFile {
-  const top = tree.topNode;
+export function buildSourceFile(builder: Builder, top: LezerNode): SourceFile {
   const flows: FlowDeclaration[] = [];
   const structs: StructDeclaration[] = [];
   for (const part of childrenOf(top)) {

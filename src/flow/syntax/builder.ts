@@ -2,7 +2,7 @@
  * The state shared while a Lezer tree is turned into the syntax tree: the source, the problems
  * found, the flow being read (for a problem's `flow`), and how deep the reading has gone.
  */
-import type { SyntaxNode as LezerNode } from '@lezer/common';
+import type { NodeView as LezerNode } from '../../../grammar/buffer-nodes';
 import { peekToken, stringSource, type CharSource, type PeekedToken } from '../../../grammar/scan';
 import type { DiagnosticCode } from '../diagnostics';
 import type { ErrorNode, Span } from './ast';
@@ -128,12 +128,17 @@ export function nextOf(node: LezerNode): LezerNode | null {
 
 /** Whether recovery left an error marker anywhere inside `node`. */
 export function hasError(node: LezerNode): boolean {
-  let found = false;
-  node.toTree().iterate({
-    enter(ref) {
-      if (ref.type.isError) found = true;
-      return !found;
-    },
-  });
-  return found;
+  // Depth first, without recursion: a subtree may be thousands of levels deep.
+  let at: LezerNode | null = node;
+  while (at) {
+    if (at.type.isError) return true;
+    let next: LezerNode | null = at.firstChild;
+    while (!next && at && at !== node) {
+      next = at.nextSibling;
+      if (!next) at = at.parent;
+    }
+    if (!next) return false;
+    at = next;
+  }
+  return false;
 }

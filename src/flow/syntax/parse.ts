@@ -5,7 +5,8 @@ import type { Tree } from '@lezer/common';
 import { nameLength, peekToken, readString, stringSource, type CharSource } from '../../../grammar/scan';
 import { canonical } from '../vocabulary';
 import { wholeFileParser as parser } from '../../../grammar/index';
-import { parseWithoutRecovery } from '../../../grammar/table-parse';
+import type { NodeView } from '../../../grammar/buffer-nodes';
+import { readWithoutRecovery } from '../../../grammar/table-parse';
 import { tokenizerWork } from '../../../grammar/tokens';
 import type { SourceFile, Span } from './ast';
 import { Builder } from './builder';
@@ -49,20 +50,21 @@ const WORK_ALLOWANCE = 100_000;
 const MAX_RECOVERIES = 2 * MAX_TREE_ERRORS;
 
 /**
- * The Lezer tree of `source`, and where the parse stopped when the work budget ran out (-1 when
- * it did not).
+ * Past this many levels Lezer's `Tree.build` stops nesting nodes (it lays the deeper ones out
+ * flat), so a tree read straight from the parse's buffer would no longer be the tree Lezer gives.
  */
-function lezerTree(source: string): { tree: Tree; stoppedAt: number; clean: boolean } {
-  // A file without mistakes is read by the table-driven parse (the same grammar's tables, without
-  // Lezer's recovery machinery: about twice as fast); one with a mistake by Lezer, which recovers.
-  let clean: Tree | null = null;
-  try {
-    clean = parseWithoutRecovery(parser, source);
-  } catch {
-    // A tree too deep to build recursively (the call stack overflows): Lezer's parse, which
-    // caps depth, reads it instead.
-  }
-  if (clean) return { tree: clean, stoppedAt: -1, clean: true };
+const LEZER_TREE_DEPTH = 2500;
+
+/** A parse: the top node to read, the Lezer tree (made when first asked for, for a clean file),
+ * and where the parse stopped when the work budget ran out (-1 when it did not). */
+interface ReadTree {
+  top: NodeView;
+  tree: () => Tree;
+  stoppedAt: number;
+  clean: boolean;
+}
+
+function lezerParse(source: string): ReadTree {
   const budget = WORK_PER_CHARACTER * source.length + WORK_ALLOWANCE;
   const start = tokenizerWork.calls;
   const parse = parser.startParse(source);
@@ -74,7 +76,7 @@ function lezerTree(source: string): { tree: Tree; stoppedAt: number; clean: bool
   let stoppedAt = -1;
   for (;;) {
     const tree = parse.advance();
-    if (tree) return { tree, stoppedAt, clean: false };
+    if (tree) return { top: tree.topNode, tree: () => tree, stoppedAt, clean: false };
     const nowRecovering = (state.recovering ?? 0) > 0;
     if (nowRecovering && !recovering) recoveries += 1;
     recovering = nowRecovering;
@@ -83,6 +85,38 @@ function lezerTree(source: string): { tree: Tree; stoppedAt: number; clean: bool
       parse.stopAt(stoppedAt);
     }
   }
+}
+
+function lezerTree(source: string): ReadTree {
+  // A file without mistakes is read by the table-driven parse (the same grammar's tables, without
+  // Lezer's recovery machinery: about twice as fast); one with a mistake by Lezer, which recovers.
+  // The clean file's nodes are read straight from the parse's buffer; its Lezer tree is built
+  // only if someone asks for it.
+  try {
+    const table = readWithoutRecovery(parser, source);
+    if (table) {
+      const nodes = table.toNodes();
+      if (nodes.depth <= LEZER_TREE_DEPTH) {
+        let built: Tree | undefined;
+        const tree = (): Tree => {
+          if (built) return built;
+          try {
+            built = table.toTree();
+          } catch {
+            built = parser.parse(source);
+          }
+          return built;
+        };
+        return { top: nodes.topNode, tree, stoppedAt: -1, clean: true };
+      }
+      const tree = table.toTree();
+      return { top: tree.topNode, tree: () => tree, stoppedAt: -1, clean: true };
+    }
+  } catch {
+    // A tree too deep to build recursively (the call stack overflows): Lezer's parse, which
+    // caps depth, reads it instead.
+  }
+  return lezerParse(source);
 }
 
 /**
@@ -199,7 +233,8 @@ function withoutStrays(source: string, strays: readonly Span[]): string {
  */
 export function parseFlow(source: string, given?: Tree): ParsedFlow {
   const { strays, openings } = given ? { strays: [], openings: [] } : strayLines(source);
-  const { tree, stoppedAt, clean } = given ? { tree: given, stoppedAt: -1, clean: false } : lezerTree(withoutStrays(source, strays));
+  const read = given ? { top: given.topNode, tree: () => given, stoppedAt: -1, clean: false } : lezerTree(withoutStrays(source, strays));
+  const { top, stoppedAt, clean } = read;
   const builder = new Builder(source);
   reportLexicalProblems(builder);
   // `flow name` with its `{` not on the line: the reference wanted it at the line break.
@@ -209,9 +244,9 @@ export function parseFlow(source: string, given?: Tree): ParsedFlow {
   for (const stray of strays) {
     builder.reportAt('flow.syntax.unexpected', `Expected 'flow', found ${builder.found(stray.from)}.`, stray.from);
   }
-  const ast = buildSourceFile(builder, tree);
+  const ast = buildSourceFile(builder, top);
   // A tree the table-driven parse built has no error nodes (only recovery makes them).
-  if (!clean) reportTreeErrors(builder, tree, stoppedAt);
+  if (!clean) reportTreeErrors(builder, read.tree(), stoppedAt);
   if (stoppedAt >= 0) {
     builder.reportAt(
       'flow.syntax.unexpected',
@@ -219,5 +254,12 @@ export function parseFlow(source: string, given?: Tree): ParsedFlow {
       stoppedAt,
     );
   }
-  return { tree, ast, diagnostics: sortProblems(builder.problems) };
+  const diagnostics = sortProblems(builder.problems);
+  return {
+    get tree() {
+      return read.tree();
+    },
+    ast,
+    diagnostics,
+  };
 }
