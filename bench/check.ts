@@ -25,7 +25,17 @@
  *   after five warm-up rounds, and garbage collection (a check allocated about 5.5 MB; each
  *   scavenge copies the check's live trees). The timing now warms up for 400 ms; the table parse
  *   allocates a quarter less. GC is still about a fifth of a check.
- * - The rest: typed syntax tree ~1 ms, checks ~0.7 ms, lexical pass 0.2 ms.
+ * - A clean file's Lezer `Tree` was built (`Tree.build`) only to be walked once, through
+ *   Lezer's navigation, by the typed-tree builders. `parseFlow` now reads the table
+ *   parse's node buffer directly (`grammar/buffer-nodes.ts`: the nodes Lezer's navigation shows,
+ *   linked in one pass; Lezer's tree is built only if `ParsedFlow.tree` is read): the typed tree
+ *   takes 0.7 ms rather than 1.1. A file with a mistake is parsed by Lezer into its default
+ *   1024-node buffers (`wholeFileParser`) rather than the editor's 128: 3-6% faster.
+ * - Tried and dropped: spaces and comments read by the external tokenizer (one tokenizer run
+ *   fewer per gap, 2-5% faster) changed what Lezer's recovery makes of broken text.
+ * - Where a 500-line check goes now: table parse 2.2 ms (half of it the tokenizer: keyword
+ *   lookahead, line breaks), typed tree 0.7 ms, checks 0.7 ms, lexical pass 0.2 ms; GC is a
+ *   tenth, spread over all of them.
  * On the shared 2-core machine, main before this work -> after, both timed as here (400 ms
  * warm-up), side by side: 50 lines 0.96 -> 0.44 ms, 500 lines 10.1 -> 4.3 ms, 5000 lines
  * 114 -> 56 ms. One run of this script after (reference beside): 50 lines 0.399 ms (0.075 ms,
@@ -35,6 +45,10 @@
  * Pathological input: 10 MB of prose in a flow 12 s -> 0.3 s (Lezer stops after 400 recoveries),
  * 5000 nested ifs 2.5 s -> 0.1 s, 20 000 `not`s 4 s -> 0.09 s, and a chain of thousands of
  * operators is one expression rather than a false error.
+ * The buffer nodes and `wholeFileParser`, interleaved medians in one process (before, after):
+ * 50 lines 0.40 -> 0.38 ms, 500 lines 4.5 -> 4.2 ms, 5000 lines 60 -> 52 ms. The reference's own
+ * medians move by a fifth from run to run on this machine, so the printed ratio does too: one
+ * run after, 500 lines 2.3-2.5x, 5000 lines 2.0x.
  */
 
 import { spawnSync } from 'node:child_process';
@@ -43,10 +57,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TreeFragment } from '@lezer/common';
 import { parser, wholeFileParser } from '../grammar/index.js';
-import { parseWithoutRecovery } from '../grammar/table-parse.js';
+import { readWithoutRecovery } from '../grammar/table-parse.js';
 import { compileFlow } from '../src/flow/compile.js';
 import { checkSyntaxTree } from '../src/flow/check/index.js';
 import { parseFlow } from '../src/flow/syntax/parse.js';
+import { Builder } from '../src/flow/syntax/builder.js';
+import { buildSourceFile } from '../src/flow/syntax/build.js';
 import { REFERENCE_PYTHON } from '../test/support/reference-checker.js';
 
 /** A flow of about `lines` lines using most of the language, every name bound, nothing unused. */
@@ -168,14 +184,15 @@ function main(): void {
   });
   const fullParse = time(10, (round) => parser.parse(`${big}# ${round}\n`));
 
-  // Where a 500-line check goes: the Lezer parse, the typed tree built from it, and the checks.
+  // Where a 500-line check goes: the table-driven parse (its nodes linked), the typed tree built
+  // from those nodes, and the checks; beside them, Lezer's parse (what a file with a mistake gets).
   const medium = sources['500 lines']!;
-  const lezerTree = wholeFileParser.parse(medium);
-  const parsed = parseFlow(medium, lezerTree);
+  const nodes = readWithoutRecovery(wholeFileParser, medium)!.toNodes();
+  const parsed = parseFlow(medium);
   const phases = {
-    table: time(100, (round) => parseWithoutRecovery(wholeFileParser, `${medium}# ${round}\n`)),
+    table: time(100, (round) => readWithoutRecovery(wholeFileParser, `${medium}# ${round}\n`)?.toNodes()),
     lezer: time(60, (round) => wholeFileParser.parse(`${medium}# ${round}\n`)),
-    tree: time(60, () => parseFlow(medium, lezerTree)),
+    tree: time(60, () => buildSourceFile(new Builder(medium), nodes.topNode)),
     checks: time(60, () => checkSyntaxTree(parsed.ast, medium, parsed.diagnostics, { sourceName: 'bench.flow' })),
   };
 
@@ -193,7 +210,7 @@ function main(): void {
     }),
     row(['  500 lines: table-driven parse', ms(phases.table), '', '']),
     row(["  500 lines: Lezer's parse (the fallback)", ms(phases.lezer), '', '']),
-    row(['  500 lines: syntax tree from it', ms(phases.tree), '', '']),
+    row(['  500 lines: syntax tree from its nodes', ms(phases.tree), '', '']),
     row(['  500 lines: checks (resolve, inspect)', ms(phases.checks), '', '']),
     row(['Lezer reparse after 1 keystroke', ms(reparse), '', '']),
     row(['(full Lezer parse, 5000 lines)', ms(fullParse), '', '']),
