@@ -9,7 +9,8 @@
  * with audio capture and speech recognition off). One client — this
  * process, speaking A11 with src/wire — drives both the same way: N callers, each on its own
  * connection, call `flow_run` on a one-step flow back to back for a fixed time. It prints p50
- * and p99 latency and throughput per concurrency, then the memory one idle connection costs
+ * and p99 latency, throughput and wrong answers (calls that ended OK without the right `result`)
+ * per concurrency, then the memory one idle connection costs
  * (resident set growth of the gateway process over K idle connections, divided by K; K is 1000
  * by default, because over a few hundred the growth is lost in the heap's own slack), with the
  * ratio ours/reference for each.
@@ -98,8 +99,13 @@ async function startReference(bin: string): Promise<Gateway> {
 
 let callCounter = 0;
 
-/** One flow_run, start to result; resolves with its latency in milliseconds. */
-async function runOnce(session: Session, word: string): Promise<number> {
+/**
+ * One flow_run, start to result: its latency in milliseconds, and whether it answered right.
+ * A wrong answer is counted rather than thrown: a11-kit 0.4.4's gateway now and then (about one
+ * call in a few thousand, seen in a wire trace) ends flow_run OK after streaming the flow's output
+ * without ever writing `result`, and one such call must not void the whole comparison.
+ */
+async function runOnce(session: Session, word: string): Promise<{ ms: number; right: boolean }> {
   const started = performance.now();
   const call = session.invoke(flowRunSchema, { id: `bench-${process.pid}-${++callCounter}` });
   const result = call.output('result').reader().next();
@@ -110,8 +116,7 @@ async function runOnce(session: Session, word: string): Promise<number> {
   const [value, status] = await Promise.all([result, call.done]);
   if (!status.ok) throw new Error(`flow_run failed: ${status}`);
   const loud = (value?.value as { loud?: unknown } | undefined)?.loud;
-  if (loud !== word.toUpperCase()) throw new Error(`flow_run answered ${JSON.stringify(value?.value)}`);
-  return performance.now() - started;
+  return { ms: performance.now() - started, right: loud === word.toUpperCase() };
 }
 
 interface Measured {
@@ -119,6 +124,8 @@ interface Measured {
   p99: number;
   throughput: number;
   calls: number;
+  /** Calls that ended OK without the right `result`. */
+  wrong: number;
 }
 
 function percentile(sorted: number[], fraction: number): number {
@@ -132,16 +139,21 @@ async function measure(gateway: Gateway, callers: number, seconds: number): Prom
     // Warm up: every connection makes one call first.
     await Promise.all(sessions.map((session, index) => runOnce(session, `warm${index}`)));
     const latencies: number[] = [];
+    let wrong = 0;
     const started = performance.now();
     const until = started + seconds * 1000;
     await Promise.all(
       sessions.map(async (session, index) => {
-        for (let n = 0; performance.now() < until; n++) latencies.push(await runOnce(session, `w${index}x${n}`));
+        for (let n = 0; performance.now() < until; n++) {
+          const { ms, right } = await runOnce(session, `w${index}x${n}`);
+          latencies.push(ms);
+          if (!right) wrong += 1;
+        }
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), throughput: latencies.length / elapsed, calls: latencies.length };
+    return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), throughput: latencies.length / elapsed, calls: latencies.length, wrong };
   } finally {
     for (const session of sessions) session.abort(new Status(StatusCode.CANCELLED, 'The benchmark is over.'));
   }
@@ -202,14 +214,14 @@ async function main(): Promise<void> {
   const gateways = [await startOurs(join(scratch, 'ours'), nodeArgs), ...(oursOnly ? [] : [await startReference(bin!)])];
   try {
     console.log(`flow_run of a one-step flow, ${seconds} s per level; every caller on its own connection.\n`);
-    console.log('callers  gateway      p50 ms   p99 ms   calls/s    calls');
+    console.log('callers  gateway      p50 ms   p99 ms   calls/s    calls    wrong');
     for (const callers of levels) {
       const results: Measured[] = [];
       for (const gateway of gateways) {
         const measured = await measure(gateway, callers, seconds);
         results.push(measured);
         console.log(
-          `${String(callers).padStart(7)}  ${gateway.name.padEnd(10)} ${fmt(measured.p50).padStart(8)} ${fmt(measured.p99).padStart(8)} ${fmt(measured.throughput).padStart(9)} ${String(measured.calls).padStart(8)}`,
+          `${String(callers).padStart(7)}  ${gateway.name.padEnd(10)} ${fmt(measured.p50).padStart(8)} ${fmt(measured.p99).padStart(8)} ${fmt(measured.throughput).padStart(9)} ${String(measured.calls).padStart(8)} ${String(measured.wrong).padStart(8)}`,
         );
       }
       const [ours, reference] = results as [Measured, Measured | undefined];
