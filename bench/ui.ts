@@ -140,7 +140,7 @@ async function streamBench(page: Page): Promise<StreamFigures> {
 }
 `,
   );
-  await page.getByRole('spinbutton', { name: /^count/ }).fill(String(STREAM_VALUES));
+  await page.getByRole('textbox', { name: /^count/ }).fill(String(STREAM_VALUES));
   const run = page.getByRole('button', { name: /^Run/ });
   await run.waitFor();
   await page.waitForFunction(() => {

@@ -48,7 +48,7 @@ test.describe('against a real a11 gateway', () => {
     const plan = page.getByRole('region', { name: 'Plan', exact: true });
     await expect(plan).toContainText('from the gateway’s flow_check', { timeout: 10_000 });
     await expect(plan.getByRole('button', { name: /Step sh, shell_execute/ })).toBeVisible();
-    await page.getByRole('spinbutton', { name: /^count/ }).fill('4');
+    await page.getByRole('textbox', { name: /^count/ }).fill('4');
     await page.getByRole('button', { name: /^Run/ }).click();
     const lines = page.locator('[data-port="lines"]');
     await expect(lines).toContainText('line 1');

@@ -48,7 +48,7 @@ test.describe('runs on the gateway (flow_run)', () => {
     await page.getByRole('button', { name: 'Examples' }).click();
     await page.getByRole('menuitem', { name: /Shell pipelines/ }).click();
     await expect(page.getByRole('radio', { name: 'On the gateway' })).toBeChecked();
-    await expect(page.getByRole('spinbutton', { name: /^count/ })).toHaveValue('5');
+    await expect(page.getByRole('textbox', { name: /^count/ })).toHaveValue('5');
     await recordOutputs(page, ['lines']);
     await page.getByRole('button', { name: /^Run/ }).click();
     await expect(page.locator('form[aria-label="Run"] .status')).toHaveClass(/succeeded/, { timeout: 20_000 });

@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+import { openPlayground, setSource } from './support/page';
+
+const NUMBERS = `flow numbers {
+  in  whole: integer required "A whole number."
+  in  ratio: number "Any number."
+  out said:  string "Both."
+  strformat("%d %s", whole, text(ratio)) -> said
+}
+`;
+
+test('number inputs keep what was typed and say what is wrong with it, in the form and on Run', async ({ page }) => {
+  await openPlayground(page);
+  await setSource(page, NUMBERS);
+  await page.getByRole('radio', { name: 'In this page' }).check();
+  const whole = page.getByRole('textbox', { name: /^whole/ });
+  const ratio = page.getByRole('textbox', { name: /^ratio/ });
+
+  // A fraction in a whole-number port: our message, not the browser's bubble or a stale "required".
+  await whole.fill('1.5');
+  await page.getByRole('button', { name: /^Run/ }).click();
+  const status = page.getByRole('form', { name: 'Run' }).getByRole('status');
+  await expect(status).toContainText('whole — a whole number is needed');
+
+  // Text that is not a number is kept as typed and named, never dropped as if the port were empty.
+  await whole.fill('3');
+  await ratio.fill('1e');
+  await expect(ratio).toHaveValue('1e');
+  await expect(page.getByText("'1e' is not a number")).toBeVisible();
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(status).toContainText("ratio — '1e' is not a number");
+
+  await ratio.fill('2.5');
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(page.getByTestId('run-result')).toContainText('"said": "3 2.5"');
+});
