@@ -64,3 +64,15 @@ test('an address that is not a gateway is refused with an explanation', async ({
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('starts with ws:// or wss://');
 });
+
+test('a gateway that does not answer is explained without showing its token', async ({ page }) => {
+  const port = await freePort();
+  const token = 'never-shown-token-123';
+  await openPlayground(page);
+  await page.getByRole('button', { name: /^Gateway:/ }).click();
+  await page.getByLabel('Gateway (A11 WebSocket)').fill(`ws://127.0.0.1:${port}/a11?token=${token}`);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(page.getByTestId('connection-status')).toHaveText(/^Reconnecting/);
+  await expect(page.getByRole('alert')).toContainText(`Nothing answers at ws://127.0.0.1:${port}/a11?token=…`);
+  await expect(page.locator('body')).not.toContainText(token);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discoveryUrl, embeddedGatewayUrl, gatewayUrlProblem, takeLaunchToken, withoutToken } from './address';
+import { discoveryUrl, embeddedGatewayUrl, gatewayUrlProblem, hideTokens, takeLaunchToken, withoutToken } from './address';
 
 function memory() {
   const items = new Map<string, string>();
@@ -33,5 +33,13 @@ describe('gateway address', () => {
     expect(gatewayUrlProblem('ws://127.0.0.1:8011/a11')).toBe('');
     expect(gatewayUrlProblem('http://127.0.0.1:8011/a11')).toMatch(/ws:\/\//);
     expect(gatewayUrlProblem('nonsense')).toMatch(/not a URL/);
+  });
+
+  it('hides every token quoted in a message, keeping the rest of it', () => {
+    expect(hideTokens('Cannot connect to ws://127.0.0.1:8650/a11?token=ZmN7Cw1j-5M_16E: connection failed.')).toBe(
+      'Cannot connect to ws://127.0.0.1:8650/a11?token=…: connection failed.',
+    );
+    expect(hideTokens("'ws://h/a11?x=1&token=s3cret&y=2' and (wss://g/a11?token=other)")).toBe("'ws://h/a11?x=1&token=…&y=2' and (wss://g/a11?token=…)");
+    expect(hideTokens('no address here')).toBe('no address here');
   });
 });

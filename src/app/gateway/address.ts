@@ -45,6 +45,14 @@ export function withoutToken(url: string): string {
   }
 }
 
+/**
+ * A message with every `token=` value in it hidden: errors from below (the WebSocket adapter says
+ * which address it could not reach) quote the address with its token, and the page shows them.
+ */
+export function hideTokens(text: string): string {
+  return text.replace(new RegExp(`([?&]${TOKEN_PARAMETER}=)[^&#\\s'"():,;]+`, 'g'), '$1…');
+}
+
 /** Checks a gateway address the reader typed; returns the problem, or '' when it is usable. */
 export function gatewayUrlProblem(text: string): string {
   let url: URL;

@@ -9,7 +9,7 @@ import type { ActionRegistry } from '../../wire/registry';
 import { Session } from '../../wire/session';
 import { Status, StatusCode } from '../../wire/status';
 import { openWebSocket } from '../../wire/websocket';
-import { discoveryUrl, gatewayUrlProblem, TOKEN_PARAMETER, withoutToken } from '../gateway/address';
+import { discoveryUrl, gatewayUrlProblem, hideTokens, TOKEN_PARAMETER, withoutToken } from '../gateway/address';
 import { discoverGateway, type GatewayOffer } from '../gateway/discover';
 import type { Discovery } from './discovery.svelte';
 
@@ -149,7 +149,7 @@ export class Connection {
       this.status = 'closed';
       return;
     }
-    this.error = status.ok ? 'The gateway closed the connection.' : `The connection ended: ${status.message || status.codeName}.`;
+    this.error = status.ok ? 'The gateway closed the connection.' : `The connection ended: ${hideTokens(status.message || status.codeName)}.`;
     this.#schedule();
   }
 
@@ -170,7 +170,7 @@ export class Connection {
       this.error = `${withoutToken(url)} answers HTTP but refused the WebSocket: check the path (/a11) and whether it accepts pages from this origin.`;
       return;
     }
-    this.error = `Nothing answers at ${withoutToken(url)} (${message.replace(/^[A-Z_]+: /, '')}). Is flowplay serve or a11 gateway run running?`;
+    this.error = `Nothing answers at ${withoutToken(url)} (${hideTokens(message.replace(/^[A-Z_]+: /, ''))}). Is flowplay serve or a11 gateway run running?`;
     this.#schedule();
   }
 
