@@ -2,6 +2,7 @@ import { snippet } from '@codemirror/autocomplete';
 import { closeLintPanel, openLintPanel } from '@codemirror/lint';
 import { EditorSelection } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
+import { stepInsertion } from '../editor/step-insertion';
 
 /**
  * How panels act on the editor without holding it: insert a step at the cursor (discovery),
@@ -47,19 +48,22 @@ export class EditorBridge {
   }
 
   /**
-   * Inserts a snippet template (`${field}` placeholders, tab between them) on a new line after
-   * the cursor's, at that line's indentation (or into the cursor's line when it is blank).
+   * Inserts a snippet template (`${field}` placeholders, tab between them) as a statement where
+   * one belongs (editor/step-insertion.ts): after the statement the cursor is in, or at the end
+   * of the nearest flow when the cursor is outside every flow.
    */
   insertSnippet(template: string): void {
     const view = this.#view;
     if (!view) return;
-    const line = view.state.doc.lineAt(view.state.selection.main.head);
-    const blank = line.text.trim() === '';
-    const indent = /^\s*/.exec(line.text)?.[0] || '  ';
-    const body = template.replace(/\n/g, `\n${indent}`);
-    const from = blank ? line.from : line.to;
-    const text = blank ? `${indent}${body}` : `\n${indent}${body}`;
-    snippet(text)(view, { label: '' }, from, blank ? line.to : line.to);
+    const spot = stepInsertion(view.state);
+    // First a line holding only the indentation, then the snippet on it: CodeMirror indents a
+    // snippet's later lines like the line it starts on, so the template itself carries none.
+    const from = spot.kind === 'blank-line' ? spot.from : spot.at;
+    const to = spot.kind === 'blank-line' ? spot.to : spot.at;
+    const opening = spot.kind === 'blank-line' ? spot.indent : `\n${spot.indent}`;
+    view.dispatch({ changes: { from, to, insert: opening }, userEvent: 'input' });
+    const at = from + opening.length;
+    snippet(template)(view, { label: '' }, at, at);
     view.focus();
   }
 
