@@ -28,3 +28,12 @@ test('+ with the cursor on a statement puts the step after it at the same indent
   await page.getByRole('button', { name: 'Insert a transcribe_audio step' }).click();
   await expect.poll(() => editorText(page)).toContain(`  out greeting: string          "The greeting."\n${STEP}\n`);
 });
+
+test('New flow puts the cursor in the new flow’s body, so typing goes straight into it', async ({ page }) => {
+  await openPlayground(page);
+  await page.getByRole('button', { name: 'New flow' }).click();
+  await page.keyboard.type('out said: string "Typed."');
+  await expect.poll(() => editorText(page)).toBe('flow untitled {\n  out said: string "Typed."\n}\n');
+  // The space in what was typed did not press the button again.
+  await expect(page.getByRole('tab')).toHaveText([/^hello/, /^untitled/, /^Plan/, /^Inspector/]);
+});
