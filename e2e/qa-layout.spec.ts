@@ -22,3 +22,17 @@ test('a long unbroken line in the result keeps the output cards inside the outpu
   await expect(card.getByRole('button', { name: 'Copy said' })).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: testInfo.outputPath('long-result.png') });
 });
+
+test('in an 800×600 window the editor keeps most of the width and every panel stays on screen', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await openPlayground(page);
+  const editor = page.getByRole('region', { name: 'Editor' });
+  expect((await editor.boundingBox())!.width).toBeGreaterThanOrEqual(400);
+  for (const panel of [page.getByRole('region', { name: 'Actions' }), page.getByRole('form', { name: 'Run' }), page.getByRole('region', { name: 'Outputs' })]) {
+    await expect(panel).toBeInViewport();
+  }
+  await expect(page.getByRole('button', { name: /^Run/ })).toBeInViewport({ ratio: 1 });
+  // Nothing spills sideways: the page itself never scrolls horizontally.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+  await page.screenshot({ path: testInfo.outputPath('narrow-window.png') });
+});
