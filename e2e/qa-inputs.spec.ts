@@ -34,3 +34,19 @@ test('number inputs keep what was typed and say what is wrong with it, in the fo
   await page.getByRole('button', { name: /^Run/ }).click();
   await expect(page.getByTestId('run-result')).toContainText('"said": "3 2.5"');
 });
+
+test('a fractional deadline folded away in Headers does not stop Run without a word', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  await openPlayground(page);
+  await page.getByRole('textbox', { name: /^name/ }).fill('Ada');
+  const headers = page.locator('summary', { hasText: 'Headers' });
+  await headers.click();
+  await page.getByLabel('Deadline (s)').fill('30.5');
+  await headers.click();
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(page.getByTestId('run-result')).toContainText('"greeting": "Hello, Ada!"');
+  expect(problems).toEqual([]);
+});
