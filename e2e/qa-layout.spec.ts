@@ -36,3 +36,17 @@ test('in an 800×600 window the editor keeps most of the width and every panel s
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
   await page.screenshot({ path: testInfo.outputPath('narrow-window.png') });
 });
+
+test('the tooltip of a long diagnostic stays a readable width beside the mark', async ({ page }, testInfo) => {
+  await openPlayground(page);
+  await setSource(page, 'flow typo {\n  out said: string "x"\n  strformt("%s", "x") -> said\n}\n');
+  await page.locator('.cm-lintRange-error').first().hover();
+  const tooltip = page.locator('.cm-tooltip-lint');
+  await expect(tooltip).toContainText('is not a built-in function');
+  const box = (await tooltip.boundingBox())!;
+  const editor = (await page.getByRole('region', { name: 'Editor' }).boundingBox())!;
+  expect(box.width).toBeLessThanOrEqual(40 * 16);
+  // It opens by the editor, not from the window's left edge over the actions panel.
+  expect(box.x).toBeGreaterThanOrEqual(editor.x);
+  await page.screenshot({ path: testInfo.outputPath('diagnostic-tooltip.png') });
+});

@@ -48,6 +48,9 @@ const chrome = EditorView.theme({
   '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--bg-selected)', color: 'var(--fg)' },
   '.cm-completionDetail': { color: 'var(--muted)', fontStyle: 'normal', marginLeft: '0.8em' },
   '.cm-completionInfo': { maxWidth: '28em' },
+  // A long diagnostic (an unknown builtin lists every builtin) would otherwise span the window
+  // from its left edge, covering the code above the mark and the actions panel.
+  '.cm-tooltip-lint': { maxWidth: '40em' },
   '.cm-diagnostic': { padding: '3px 8px' },
   '.cm-diagnostic-error': { borderLeftColor: 'var(--danger)' },
   '.cm-diagnostic-warning': { borderLeftColor: 'var(--warning)' },
