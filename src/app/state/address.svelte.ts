@@ -20,7 +20,11 @@ export class AddressSync {
     try {
       const source = await decodeFlowPayload(payload);
       this.#written = payload;
+      // A reload reads back the address this page itself wrote: that flow is already here, and
+      // saying it was opened from a link would be wrong. Only a flow new to this workspace is told.
+      const known = this.workspace.documents.some((document) => document.source === source);
       const document = this.workspace.openOrReuse('shared', source);
+      if (known) return;
       this.notice = {
         kind: 'info',
         text: `Opened the flow from this link as “${document.name}”. It has not run: check it, then press Run.`,
