@@ -86,7 +86,9 @@ export class Workspace {
 
   rename(id: string, name: string): void {
     const document = this.documents.find((candidate) => candidate.id === id);
-    if (document && name.trim()) document.name = name.trim();
+    const wanted = name.trim();
+    // Names tell tabs apart (and name their close buttons): another document's name gets a number.
+    if (document && wanted && wanted !== document.name) document.name = this.#uniqueName(wanted);
     this.save();
   }
 

@@ -52,4 +52,17 @@ describe('Workspace', () => {
     storage.setItem('flowplay.workspace.v1', '{not json');
     expect(new Workspace({ name: 'starter', source: '' }, storage).active.name).toBe('starter');
   });
+
+  it('renames a document, numbering a name another document already has', () => {
+    const workspace = new Workspace({ name: 'hello', source: 'flow hello {}' }, memoryStorage());
+    const other = workspace.open('untitled', 'flow b {}');
+    workspace.rename(other.id, '  hello ');
+    expect(other.name).toBe('hello (2)');
+    workspace.rename(other.id, 'hello (2)');
+    expect(other.name).toBe('hello (2)');
+    workspace.rename(other.id, '   ');
+    expect(other.name).toBe('hello (2)');
+    workspace.rename(other.id, 'tick');
+    expect(workspace.documents.map((document) => document.name)).toEqual(['hello', 'tick']);
+  });
 });
