@@ -114,4 +114,19 @@ describe('running a flow in the page', () => {
     expect(outcome.status.ok).toBe(false);
     expect(outcome.status.message.length).toBeGreaterThan(0);
   });
+
+  it('has no result when the run fails, as flow_run has none: what arrived stays in the outputs', async () => {
+    const gateway = new ActionRegistry().register(shout, async (context) => {
+      await context.write('loud', 'FIRST');
+      throw new Error('the shouting stopped');
+    });
+    const source = 'flow loud {\n  out loud: string stream\n  s = call shout(words: "a")\n  s.loud -> loud\n}\n';
+    const { executor, reporter, sinks } = harness(gateway);
+    const plan: PlanFlowLike = { flow: 'loud', inputs: {}, outputs: { loud: { type: 'string', unary: false, required: false } }, steps: [] };
+    const outcome = await executor.start(request(source, 'loud', plan, {}), reporter).done;
+    expect(outcome.status.ok).toBe(false);
+    expect(outcome.status.message).toContain('the shouting stopped');
+    expect(outcome.result).toBeUndefined();
+    expect(sinks.get('loud')!.text()).toContain('FIRST');
+  });
 });

@@ -178,6 +178,8 @@ export class PageExecutor implements RunExecutor {
     const done = (async (): Promise<RunOutcome> => {
       const status = await run.done;
       await Promise.all(pumps);
+      // As on the gateway, a run that did not finish has no result: the outputs show what arrived.
+      if (!status.ok) return { status };
       const result: Record<string, unknown> = {};
       for (const port of run.flow.ports) {
         if (port.direction !== 'outputs') continue;
