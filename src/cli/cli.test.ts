@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runFlowplay, serveFlowplay } from '../../test/support/flowplay.js';
 
@@ -46,6 +47,21 @@ describe('flowplay command line', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Refusing to listen on 0.0.0.0');
     expect(result.stderr).toContain('--allow-remote');
+  });
+
+  it('says in one line, without a stack trace, that the port is taken and how to pick another', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as AddressInfo).port;
+    try {
+      const result = await runFlowplay(['serve', '--port', String(taken), '--log-format', 'text']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`flowplay serve: cannot listen on 127.0.0.1:${taken}: the port is already in use`);
+      expect(result.stderr).toContain('--port');
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('says what it found, serves what the flags leave on, and stops cleanly on SIGTERM', async () => {

@@ -3,6 +3,7 @@ import { FileMicrophone } from '../gateway/actions/audio/microphone.js';
 import { startGateway, type StartedGateway } from '../gateway/start.js';
 import { createLogger, LOG_SEVERITIES, type Severity } from '../gateway/logger.js';
 import { isLoopback } from '../gateway/security.js';
+import { describeListenFailure } from './listen-failure.js';
 import { UsageError, type Command, type ParsedArgs } from './command.js';
 import { policyFrom, policyOptions } from './policy.js';
 import type { FlowPolicy } from '../gateway/stdlib/index.js';
@@ -123,28 +124,37 @@ export const serveCommand: Command = {
     const maxConnections = string(values['max-connections']);
     const maxCalls = string(values['max-calls']);
 
-    const started: StartedGateway = await startGateway({
-      host,
-      port: parsePort(String(values.port)),
-      staticDir: string(values.static) ?? defaultStaticDir(),
-      allowRemote,
-      extraOrigins: ((values['allow-origin'] as string[] | undefined) ?? []).map(parseOrigin),
-      ...(token ? { token } : {}),
-      shellTools: values['no-shell-tools'] !== true,
-      audio: values['no-audio'] !== true,
-      audioCapture: values['no-audio-capture'] !== true,
-      speechRecognition: values['no-speech-recognition'] !== true,
-      flowTools: values['no-flow-tools'] !== true,
-      ...(values['no-stdlib'] === true ? {} : { stdlib: gatewayPolicy(values) }),
-      ...(string(values['data-dir']) ? { dataDir: string(values['data-dir'])! } : {}),
-      ...(microphoneFile ? { microphone: new FileMicrophone(microphoneFile) } : {}),
-      limits: {
-        ...(maxConnections ? { maxConnections: parseCount('max-connections', maxConnections) } : {}),
-        ...(maxCalls ? { maxCallsPerConnection: parseCount('max-calls', maxCalls) } : {}),
-      },
-      env: process.env,
-      logger,
-    });
+    const port = parsePort(String(values.port));
+    let started: StartedGateway;
+    try {
+      started = await startGateway({
+        host,
+        port,
+        staticDir: string(values.static) ?? defaultStaticDir(),
+        allowRemote,
+        extraOrigins: ((values['allow-origin'] as string[] | undefined) ?? []).map(parseOrigin),
+        ...(token ? { token } : {}),
+        shellTools: values['no-shell-tools'] !== true,
+        audio: values['no-audio'] !== true,
+        audioCapture: values['no-audio-capture'] !== true,
+        speechRecognition: values['no-speech-recognition'] !== true,
+        flowTools: values['no-flow-tools'] !== true,
+        ...(values['no-stdlib'] === true ? {} : { stdlib: gatewayPolicy(values) }),
+        ...(string(values['data-dir']) ? { dataDir: string(values['data-dir'])! } : {}),
+        ...(microphoneFile ? { microphone: new FileMicrophone(microphoneFile) } : {}),
+        limits: {
+          ...(maxConnections ? { maxConnections: parseCount('max-connections', maxConnections) } : {}),
+          ...(maxCalls ? { maxCallsPerConnection: parseCount('max-calls', maxCalls) } : {}),
+        },
+        env: process.env,
+        logger,
+      });
+    } catch (error) {
+      const reason = describeListenFailure(error, host, port);
+      if (reason === undefined) throw error;
+      process.stderr.write(`flowplay serve: ${reason}\n`);
+      return 1;
+    }
 
     process.once('exit', () => started.gateway.killAllNow());
     const stopped = new Promise<void>((resolve) => {
