@@ -35,7 +35,15 @@ export interface ProgramRun {
   timeoutMs?: number;
   /** Log records at this level or louder go to standard error (default: warning). */
   logLevel?: LogLevel;
+  /**
+   * Stops the run (Ctrl-C): every step ends and every process it started is stopped. The abort
+   * reason, when it is a signal's name, is what the message names; the exit code is 128 + its number.
+   */
+  signal?: AbortSignal;
 }
+
+/** Exit codes of a program stopped by a signal, as a shell reports them. */
+export const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 const LEVEL_ORDER: readonly LogLevel[] = ['debug', 'info', 'warning', 'error', 'critical'];
 
@@ -101,6 +109,7 @@ export async function runProgram(options: ProgramRun): Promise<number> {
       inputs,
       registry,
       headers,
+      ...(options.signal ? { signal: options.signal } : {}),
       actionId: asProgram ? 'main' : flowName!.replace(/[^A-Za-z0-9_]/g, '_'),
       log: (message, level) => {
         if (LEVEL_ORDER.indexOf(parseLogLevel(level) ?? 'info') < loudest) return;
@@ -114,6 +123,11 @@ export async function runProgram(options: ProgramRun): Promise<number> {
   const outputs = collectOutputs(run);
   const status = await run.done;
   const produced = await outputs;
+  if (options.signal?.aborted) {
+    const reason = typeof options.signal.reason === 'string' ? options.signal.reason : 'a signal';
+    say(stderr, `${sourceName}: interrupted by ${reason}; the flow and every process it started were stopped.`);
+    return SIGNAL_EXIT[reason] ?? 130;
+  }
   if (!status.ok) {
     say(stderr, `${asProgram ? sourceName : flowName}: ${status.message || status.codeName}`);
     return 1;

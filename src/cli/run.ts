@@ -9,7 +9,9 @@ import { parseDuration } from '../flow/runtime/values/time.js';
 import { parseLogLevel } from '../wire/log.js';
 import { UsageError, type Command } from './command.js';
 import { list, policyFrom, policyOptions } from './policy.js';
-import { runProgram } from './run-program.js';
+import { runProgram, SIGNAL_EXIT } from './run-program.js';
+
+const STOP_SIGNALS = Object.keys(SIGNAL_EXIT) as NodeJS.Signals[];
 
 /** `--input name=value`: the value read as JSON where it is JSON (`limit=3` is a number, `q=who?` a string). */
 export function parseInput(given: string): [string, unknown] {
@@ -79,18 +81,35 @@ export const runCommand: Command = {
       process.stderr.write(`${file}: cannot read: ${(error as Error).message}\n`);
       return 2;
     }
-    return runProgram({
-      source,
-      sourceName: file,
-      ...(typeof args.values.flow === 'string' ? { flow: args.values.flow } : {}),
-      inputs,
-      args: rest,
-      policy: policyFrom(args.values),
-      stdin: process.stdin,
-      stdout: process.stdout,
-      stderr: process.stderr,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(logLevel ? { logLevel } : {}),
-    });
+    // Ctrl-C cancels the run rather than killing this process outright: the processes a flow
+    // started lead process groups of their own, so the terminal's SIGINT never reaches them and
+    // only the run's cancellation stops them. A second signal gives up waiting.
+    const interrupt = new AbortController();
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (interrupt.signal.aborted) process.exit(SIGNAL_EXIT[signal] ?? 130);
+      interrupt.abort(signal);
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    try {
+      return await runProgram({
+        source,
+        sourceName: file,
+        ...(typeof args.values.flow === 'string' ? { flow: args.values.flow } : {}),
+        inputs,
+        args: rest,
+        policy: policyFrom(args.values),
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(logLevel ? { logLevel } : {}),
+        signal: interrupt.signal,
+      });
+    } finally {
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      // A read of standard input still pending (a cancelled read_stdin on a pipe that never
+      // closes) would otherwise keep this process alive after the run has ended.
+      process.stdin.destroy();
+    }
   },
 };
