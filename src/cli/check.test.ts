@@ -71,6 +71,23 @@ describe('flowplay check', () => {
     expect(result.stdout).toContain(`${good}: no problems found`);
   });
 
+  it('refuses a file that is not UTF-8 with where and how to convert it, and no diagnostics about its bytes', async () => {
+    const latin1 = join(dir, 'latin1.flow');
+    writeFileSync(latin1, Buffer.from('flow f {\n  describe "caf\xe9"\n}\n', 'latin1'));
+    const binary = join(dir, 'binary.flow');
+    writeFileSync(binary, Buffer.from([0x66, 0x6c, 0x00, 0x07, 0x1b, 0xff, 0xfe, 0x80]));
+    for (const command of ['check', 'plan', 'run']) {
+      const result = await runFlowplay([command, latin1]);
+      expect(result.code, command).toBe(2);
+      expect(result.stderr, command).toContain(`${latin1}:2:16: not UTF-8 text: byte 0xE9 `);
+      expect(result.stderr, command).toContain('iconv -f LATIN1 -t UTF-8');
+    }
+    const result = await runFlowplay(['check', binary]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${binary}:1:6: not UTF-8 text: byte 0xFF`);
+    expect(result.stdout).toBe('');
+  });
+
   it('checks actions, ports and run against call with --catalogue', async () => {
     const without = await runFlowplay(['check', calls]);
     expect(without.code).toBe(0);

@@ -4,12 +4,12 @@
  * (its outputs printed as JSON). What the program may do is decided here, on the command line,
  * and cannot be widened from inside the file.
  */
-import { readFileSync } from 'node:fs';
 import { parseDuration } from '../flow/runtime/values/time.js';
 import { parseLogLevel } from '../wire/log.js';
 import { UsageError, type Command } from './command.js';
 import { list, policyFrom, policyOptions } from './policy.js';
 import { runProgram, SIGNAL_EXIT } from './run-program.js';
+import { readSource, Unreadable } from './sources.js';
 
 const STOP_SIGNALS = Object.keys(SIGNAL_EXIT) as NodeJS.Signals[];
 
@@ -76,9 +76,10 @@ export const runCommand: Command = {
     if (args.values['log-level'] !== undefined && !logLevel) throw new UsageError(`--log-level takes debug, info, warning, error or critical`);
     let source: string;
     try {
-      source = file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+      source = await readSource(file);
     } catch (error) {
-      process.stderr.write(`${file}: cannot read: ${(error as Error).message}\n`);
+      if (!(error instanceof Unreadable)) throw error;
+      process.stderr.write(`${error.message}\n`);
       return 2;
     }
     // Ctrl-C cancels the run rather than killing this process outright: the processes a flow
