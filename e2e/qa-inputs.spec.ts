@@ -50,3 +50,19 @@ test('a fractional deadline folded away in Headers does not stop Run without a w
   await expect(page.getByTestId('run-result')).toContainText('"greeting": "Hello, Ada!"');
   expect(problems).toEqual([]);
 });
+
+test('when the chosen flow is renamed in the source, the Flow choice names the flow the form is now for', async ({ page }) => {
+  await openPlayground(page);
+  await setSource(page, 'flow a {\n  in x: string required "x"\n  out r: string "r"\n  x -> r\n}\n\nflow b {\n  in y: integer required "y"\n  out r: integer "r"\n  y -> r\n}\n');
+  const choice = page.getByRole('form', { name: 'Run' }).getByRole('combobox', { name: 'Flow' });
+  await choice.selectOption('b');
+  await expect(page.getByRole('textbox', { name: /^y/ })).toBeVisible();
+  await page.locator('.cm-line', { hasText: 'flow b' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('c');
+  await expect(page.getByRole('textbox', { name: /^x/ })).toBeVisible();
+  await expect(choice).toHaveValue('a');
+});
