@@ -10,7 +10,7 @@ import { Status, StatusCode, StatusError } from '../../wire/status.js';
 import { errnoStatus, pathInfo, wildcardMatch } from './fs-info.js';
 import { resolvePath, type FlowPolicy } from './policy.js';
 import { Outputs, readOptions, readRequiredText, StopSignal } from './ports.js';
-import { LineSplitter } from './streams.js';
+import { LineSplitter, PortTextDecoder } from './streams.js';
 import { DEADLINE_HEADERS, JSON_TYPE, OCTET_STREAM, OMIT_HELP } from './shared.js';
 
 export const readFileSchema = defineAction({
@@ -111,7 +111,7 @@ export function readFile(policy: FlowPolicy): ActionHandler {
       const wantsText = outputs.wants('text');
       const wantsLines = outputs.wants('lines');
       const wantsBytes = outputs.wants('bytes');
-      const decoder = new TextDecoder();
+      const decoder = new PortTextDecoder('lines', 'bytes');
       const lines = new LineSplitter();
       const whole: Uint8Array[] = [];
       let total = 0;
@@ -158,7 +158,7 @@ export function readFile(policy: FlowPolicy): ActionHandler {
         const rest = [...lines.push(decoder.decode()), ...lines.end()];
         for (let index = 0; index < rest.length; index++) await outputs.text('lines', rest[index]!, index === rest.length - 1);
       }
-      if (wantsText) await outputs.only('text', new TextDecoder().decode(Buffer.concat(whole)));
+      if (wantsText) await outputs.only('text', new PortTextDecoder('text', 'bytes').decode(Buffer.concat(whole)));
       outputs.finish();
     } catch (error) {
       outputs.abort(Status.fromError(error));

@@ -13,7 +13,7 @@ import { Status, StatusCode, StatusError } from '../../wire/status.js';
 import { trackChildProcess } from '../activity/attribution.js';
 import { resolvePath, resolveProgram, type FlowPolicy } from './policy.js';
 import { bytesOfChunk, Outputs, readOptions, readRequiredText, readValue, StopSignal } from './ports.js';
-import { LineSplitter } from './streams.js';
+import { LineSplitter, PortTextDecoder } from './streams.js';
 import { CONTROL_PORT, DEADLINE_HEADERS, JSON_TYPE, OCTET_STREAM, type Registration } from './shared.js';
 
 const SIGNALS = ['TERM', 'KILL', 'INT', 'HUP', 'QUIT', 'USR1', 'USR2', 'CONT'] as const;
@@ -127,7 +127,7 @@ function spawnProcess(policy: FlowPolicy): ActionHandler {
     let outputBytes = 0;
     let overflow: StatusError | undefined;
     const pump = async (stream: NodeJS.ReadableStream, bytesPort: string, linesPort: string) => {
-      const decoder = new TextDecoder();
+      const decoder = new PortTextDecoder(linesPort, bytesPort);
       const lines = new LineSplitter();
       for await (const piece of stream as AsyncIterable<Buffer>) {
         const bytes = new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength).slice();

@@ -54,6 +54,33 @@ export const writeStderrSchema = writeStreamSchema(
     "work should not land in the middle of the work's own output.",
 );
 
+/**
+ * Decodes what a text port (`lines`, `text`, `stdout_lines`, …) carries, refusing bytes that are
+ * not UTF-8 with INVALID_ARGUMENT rather than replacing them with U+FFFD: a line silently changed
+ * (a Latin-1 `café` printed back as `caf\uFFFD`) is worse than a run that says the port cannot
+ * carry it and names the bytes port that can. The reference refuses such a value the same way.
+ */
+export class PortTextDecoder {
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+
+  constructor(
+    readonly port: string,
+    readonly bytesPort: string,
+  ) {}
+
+  decode(bytes?: Uint8Array, options?: { stream?: boolean }): string {
+    try {
+      return this.#decoder.decode(bytes, options);
+    } catch {
+      throw new StatusError(
+        StatusCode.INVALID_ARGUMENT,
+        `the port '${this.port}' holds bytes that are not valid UTF-8, which a text value cannot carry. ` +
+          `Read the \`${this.bytesPort}\` port, which is exact by construction, and omit '${this.port}'.`,
+      );
+    }
+  }
+}
+
 /** Splits text into lines as it arrives, without their endings (`\r\n` included). */
 export class LineSplitter {
   #pending = '';
@@ -82,7 +109,7 @@ function readStdin(streams: StandardStreams): ActionHandler {
     const stop = new StopSignal(context, CONTROL_PORT);
     try {
       await outputs.only('is_tty', streams.stdin.isTTY === true);
-      const decoder = new TextDecoder();
+      const decoder = new PortTextDecoder('lines', 'bytes');
       const lines = new LineSplitter();
       const pieces = streams.stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
       const stopped = stop.whenStopped().then(() => 'stop' as const);
