@@ -208,6 +208,9 @@ export function orStop<T>(monitor: Monitor, promise: Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const pending: Pending = { resolve: () => {}, reject };
     if (!monitor.park(pending)) {
+      // The stop is the answer; the promise's own failure, when it comes (a put into a node
+      // the stop has since aborted), is moot, and left unobserved it would be an unhandled rejection.
+      promise.catch(() => {});
       reject(new StatusError(monitor.stopped!));
       return;
     }

@@ -4,7 +4,7 @@ import type { Item } from '../values/chunks.js';
 import { ReplayBuffer } from './buffer.js';
 import { Bus } from './bus.js';
 import { LazyValue } from './lazy.js';
-import { Condition, Monitor, sleep } from './monitor.js';
+import { Condition, Monitor, orStop, sleep } from './monitor.js';
 import { isPromise, QUEUE_DEPTH, type Reader } from './reader.js';
 
 async function readAll(reader: Reader): Promise<Item[]> {
@@ -151,5 +151,25 @@ describe('a lazy value', () => {
     expect(await readAll(await lazy.replay())).toEqual([1]);
     expect(await readAll(await lazy.replay())).toEqual([1]);
     expect(made).toBe(1);
+  });
+});
+
+describe('orStop', () => {
+  it('on a monitor already stopped rejects with the stop, and observes the promise so its later failure is not unhandled', async () => {
+    const monitor = new Monitor();
+    monitor.stop(new Status(StatusCode.CANCELLED, 'stopped first'));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let fail!: (error: Error) => void;
+      const put = new Promise<void>((_, reject) => (fail = reject));
+      await expect(orStop(monitor, put)).rejects.toThrow('stopped first');
+      fail(new StatusError(StatusCode.FAILED_PRECONDITION, 'Cannot write to node: it failed'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
