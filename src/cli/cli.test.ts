@@ -64,6 +64,14 @@ describe('flowplay command line', () => {
     }
   });
 
+  it('reports a failure to start in one line, without a stack trace unless FLOWPLAY_DEBUG asks for it', async () => {
+    const result = await runFlowplay(['serve', '--port', '0', '--static', '/nonexistent-flowplay-dist']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('The playground is not built: /nonexistent-flowplay-dist does not exist.');
+    expect(result.stderr).toContain('FLOWPLAY_DEBUG=1');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
   it('says what it found, serves what the flags leave on, and stops cleanly on SIGTERM', async () => {
     const served = await serveFlowplay(['--no-shell-tools', '--no-speech-recognition', '--token', 'fixed-test-token']);
     try {

@@ -58,7 +58,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`flowplay: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // One line for the person at the terminal (a missing build, a data directory that cannot be
+    // made); the stack only when asked for, since it says where we failed, not what to do.
+    const message = error instanceof Error ? error.message : String(error);
+    const stack = process.env.FLOWPLAY_DEBUG && error instanceof Error ? `\n${error.stack ?? ''}` : '';
+    process.stderr.write(`flowplay: ${message}${stack ? stack : ' (FLOWPLAY_DEBUG=1 shows where it failed)'}\n`);
     process.exitCode = 1;
   },
 );
