@@ -22,7 +22,9 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `node bin/flowplay.js serve --port ${port} --token ${token}`,
+    // `--token=…` in one word: a random token can begin with '-', which read as a separate
+    // argument is taken for an option (about one run in 64 failed to start the server so).
+    command: `node bin/flowplay.js serve --port ${port} --token=${token}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,
