@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runProgram } from '../../cli/run-program.js';
+import { runProgramCaptured } from '../../../test/support/run-program.js';
 import { policyFrom } from '../../cli/policy.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'flowplay-text-ports-'));
@@ -16,22 +16,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const LATIN1 = Buffer.from('caf\xe9 ok\nplain\n', 'latin1');
 
-async function run(source: string, stdin: Buffer[], flags: Record<string, unknown> = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (piece: Buffer) => out.push(piece));
-  stderr.on('data', (piece: Buffer) => err.push(piece));
-  const exit = await runProgram({
+function run(source: string, stdin: Buffer[], flags: Record<string, unknown> = {}) {
+  return runProgramCaptured({
     source,
     sourceName: 'lines.flow',
     policy: policyFrom({ root: [scratch], ...flags } as Parameters<typeof policyFrom>[0]),
     stdin: Readable.from(stdin),
-    stdout,
-    stderr,
   });
-  return { exit, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
 
 /** A program that runs `step` and writes each value of its `port` as a line; `skips` are its other ports. */

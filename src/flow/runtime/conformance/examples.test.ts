@@ -10,12 +10,12 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runA11, stopA11 } from '../../../../test/support/a11.js';
+import { runProgramCaptured } from '../../../../test/support/run-program.js';
 import { A11_BIN, A11_MISSING, PROJECT_ROOT, REFERENCE_DIR, REFERENCE_MISSING, referencePath } from '../../../../test/support/reference.js';
 import { parseCommandArgs } from '../../../cli/command.js';
-import { runProgram } from '../../../cli/run-program.js';
 import { policyFrom } from '../../../cli/policy.js';
 import { runCommand } from '../../../cli/run.js';
 
@@ -129,25 +129,16 @@ function runBuilt(argv: string[], cwd: string, stdin: string, timeoutMs: number)
   });
 }
 
-async function runInProcess(argv: string[], cwd: string, stdin: string): Promise<Run> {
+function runInProcess(argv: string[], cwd: string, stdin: string): Promise<Run> {
   const parsed = parseCommandArgs(runCommand, argv);
   const [file, ...args] = parsed.positionals;
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (piece: Buffer) => out.push(piece));
-  stderr.on('data', (piece: Buffer) => err.push(piece));
-  const exit = await runProgram({
+  return runProgramCaptured({
     source: readFileSync(join(cwd, file!), 'utf8'),
     sourceName: file!,
     args,
     policy: policyFrom(parsed.values),
     stdin: Readable.from([Buffer.from(stdin)]),
-    stdout,
-    stderr,
   });
-  return { exit, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
 
 const missing = REFERENCE_DIR ? (A11_BIN ? null : A11_MISSING) : REFERENCE_MISSING;
